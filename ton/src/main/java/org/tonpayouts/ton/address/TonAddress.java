@@ -100,6 +100,10 @@ public final class TonAddress {
     } catch (IllegalArgumentException e) {
       throw new InvalidAddressException("address '" + s + "': not valid base64");
     }
+    if (bytes.length != 36) {
+      // 48 characters with '=' padding decode to fewer bytes.
+      throw new InvalidAddressException("address '" + s + "': decodes to " + bytes.length + " bytes, expected 36");
+    }
     int crc = ((bytes[34] & 0xff) << 8) | (bytes[35] & 0xff);
     if (crc16(bytes, 34) != crc) {
       throw new InvalidAddressException("address '" + s + "': checksum mismatch (mistyped address?)");

@@ -1,0 +1,113 @@
+package org.tonpayouts.poller;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.ton.api.TonApi;
+import org.tonpayouts.ton.api.TonApiException;
+
+/**
+ * One running chain poller: the topology on a {@link KafkaStreams} instance with exactly-once v2,
+ * stream threads replaced after transient failures. What {@link ChainPollerMain} runs, and what a
+ * launcher or an integration test embeds.
+ */
+public final class ChainPoller implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ChainPoller.class);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final Topology topology;
+  private final KafkaStreams streams;
+  private final PollerMetrics metrics;
+
+  /**
+   * Builds (does not start) the poller.
+   *
+   * @param extraProperties Kafka Streams properties applied over the base ones (tests: state dir,
+   *     commit interval); may be empty
+   */
+  public ChainPoller(PayoutsConfig config, TonApi api, Clock clock, PollerMetrics metrics,
+      Properties extraProperties) {
+    Objects.requireNonNull(config, "config");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.topology = ChainPollerTopology.build(api, clock, PollerSettings.from(config), metrics);
+    Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG));
+    props.putAll(extraProperties);
+    this.streams = new KafkaStreams(topology, props);
+    streams.setUncaughtExceptionHandler(ChainPoller::onUncaught);
+    streams.setStateListener((now, before) -> log.info("state change from={} to={}", before, now));
+  }
+
+  /** Logs the topology and starts the stream threads. */
+  public void start() {
+    log.info("chain-poller topology\n{}", topology.describe());
+    streams.start();
+  }
+
+  public KafkaStreams streams() {
+    return streams;
+  }
+
+  public PollerMetrics metrics() {
+    return metrics;
+  }
+
+  public Topology topology() {
+    return topology;
+  }
+
+  /**
+   * Commits and stops, leaving the consumer group: its partitions move to another instance (or
+   * to this one restarted) at once instead of after the session timeout, which would leave every
+   * watched wallet unpolled for 45 s.
+   */
+  @Override
+  public void close() {
+    streams.close(CloseOptions.timeout(CLOSE_TIMEOUT)
+        .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+  }
+
+  /**
+   * One place decides what a dead stream thread means: a transient cause (broker or TON API
+   * trouble, timeouts, I/O) gets a fresh thread, which resumes from the last committed state;
+   * anything else (a bug, a corrupt store) stops this instance rather than loop on it.
+   */
+  static StreamThreadExceptionResponse onUncaught(Throwable e) {
+    if (isTransient(e)) {
+      log.warn("stream thread failed on a transient error, replacing it error={}", WalletScanner.rootMessage(e), e);
+      return StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
+    log.error("stream thread failed, shutting this instance down error={}", WalletScanner.rootMessage(e), e);
+    return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  }
+
+  static boolean isTransient(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof RetriableException || t instanceof TimeoutException || t instanceof IOException
+          || t instanceof org.apache.kafka.common.errors.TimeoutException) {
+        return true;
+      }
+      if (t instanceof TonApiException api && api.isTransient()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The handler type, for callers wiring their own {@link KafkaStreams}. */
+  public static StreamsUncaughtExceptionHandler uncaughtExceptionHandler() {
+    return ChainPoller::onUncaught;
+  }
+}

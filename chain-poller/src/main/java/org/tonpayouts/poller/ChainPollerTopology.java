@@ -1,0 +1,60 @@
+package org.tonpayouts.poller;
+
+import java.time.Clock;
+import java.util.Objects;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.tonpayouts.schemas.JsonSerde;
+import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.ton.api.TonApi;
+
+/**
+ * The chain poller's topology, the one the process runs and the tests drive:
+ * {@code payout.submissions} → {@code watch-list} (store {@code watched-wallets}) →
+ * {@code payout.confirmations}. The store is persistent and change-logged: a restarted poller
+ * restores it and keeps watching every message still without a verdict.
+ */
+public final class ChainPollerTopology {
+  public static final String SUBMISSIONS_SOURCE = "payout-submissions";
+  public static final String WATCH_LIST_PROCESSOR = "watch-list";
+  public static final String WATCHED_WALLETS_STORE = "watched-wallets";
+  public static final String CONFIRMATIONS_SINK = "payout-confirmations";
+
+  private ChainPollerTopology() {
+  }
+
+  /**
+   * Builds the topology.
+   *
+   * @param api the TON HTTP API the watch list polls
+   * @param clock decides expiry ({@code valid_until} + margin) and stamps {@code observedAt}
+   * @param settings round pacing and bounds
+   * @param metrics where API calls and verdicts are counted
+   */
+  public static Topology build(TonApi api, Clock clock, PollerSettings settings, PollerMetrics metrics) {
+    Objects.requireNonNull(api, "api");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(metrics, "metrics");
+    StoreBuilder<KeyValueStore<String, WatchedWallet>> store = Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(WATCHED_WALLETS_STORE), Serdes.String(), JsonSerde.of(WatchedWallet.class));
+
+    MasterchainWatch masterchain = new MasterchainWatch(api, settings.interval(), metrics);
+    Topology topology = new Topology();
+    topology.addSource(SUBMISSIONS_SOURCE,
+        Topics.PAYOUT_SUBMISSIONS.keySerde().deserializer(),
+        Topics.PAYOUT_SUBMISSIONS.valueSerde().deserializer(),
+        Topics.PAYOUT_SUBMISSIONS.name());
+    topology.addProcessor(WATCH_LIST_PROCESSOR,
+        () -> new WatchListProcessor(api, masterchain, clock, settings, metrics), SUBMISSIONS_SOURCE);
+    topology.addStateStore(store, WATCH_LIST_PROCESSOR);
+    topology.addSink(CONFIRMATIONS_SINK, Topics.PAYOUT_CONFIRMATIONS.name(),
+        Topics.PAYOUT_CONFIRMATIONS.keySerde().serializer(),
+        Topics.PAYOUT_CONFIRMATIONS.valueSerde().serializer(),
+        WATCH_LIST_PROCESSOR);
+    return topology;
+  }
+}

@@ -1,0 +1,502 @@
+package org.tonpayouts.poller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tonpayouts.poller.Wallets.ALICE;
+import static org.tonpayouts.poller.Wallets.BOB;
+import static org.tonpayouts.poller.Wallets.TON;
+import static org.tonpayouts.poller.Wallets.send;
+import static org.tonpayouts.poller.Wallets.submission;
+import static org.tonpayouts.poller.Wallets.transactionOf;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.test.TestRecord;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.devnet.chain.Fees;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.schemas.Confirmation;
+import org.tonpayouts.schemas.ConfirmationStatus;
+import org.tonpayouts.schemas.JsonSerde;
+import org.tonpayouts.schemas.Submission;
+import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.api.TonApiClient;
+import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.wallet.SignedTransfer;
+
+/**
+ * The chain poller's topology against a real devnet over HTTP with real signed messages. Devnet
+ * builds blocks only when a test says so and shares the test's clock, so every round is
+ * deterministic: {@link #round()} = one new block, then one wall-clock punctuation.
+ */
+class WatchListTopologyTest {
+  private static final Instant START = Instant.parse("2026-05-01T12:00:00Z");
+  private static final Duration INTERVAL = Duration.ofMillis(100);
+  private static final Duration SKEW = Duration.ofSeconds(10);
+  private static final Duration TTL = Duration.ofSeconds(60);
+  private static final String APP_ID = "poller-test";
+  private static final PollerSettings SETTINGS = new PollerSettings(INTERVAL, SKEW, Duration.ofSeconds(5), 1_000,
+      Duration.ofMinutes(10), PollerSettings.DEFAULT_PAGE_SIZE, PollerSettings.DEFAULT_MAX_PAGES);
+
+  @TempDir
+  Path stateDir;
+
+  private final TestClock clock = new TestClock(START);
+  private final Wallets wallets = new Wallets();
+  private Devnet devnet;
+  private TonApiClient api;
+  private PollerMetrics metrics;
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, Submission> submissions;
+  private TestOutputTopic<String, Confirmation> confirmations;
+
+  @BeforeEach
+  void setUp() {
+    devnet = Devnet.builder().blockInterval(Duration.ZERO).clock(clock).start();
+    api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(10_000));
+    startDriver(clock);
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (driver != null) {
+      driver.close();
+    }
+    api.close();
+    devnet.close();
+  }
+
+  private void startDriver(Clock pollerClock) {
+    metrics = PollerMetrics.inMemory();
+    driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, SETTINGS, metrics), props(), START);
+    submissions = driver.createInputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
+        Topics.PAYOUT_SUBMISSIONS.keySerde().serializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().serializer());
+    confirmations = driver.createOutputTopic(Topics.PAYOUT_CONFIRMATIONS.name(),
+        Topics.PAYOUT_CONFIRMATIONS.keySerde().deserializer(), Topics.PAYOUT_CONFIRMATIONS.valueSerde().deserializer());
+  }
+
+  private Properties props() {
+    PayoutsConfig config = PayoutsConfig.load(Optional.empty(), Map.of(
+        PayoutsConfig.envName(PayoutsConfig.STREAMS_STATE_DIR_CONFIG), stateDir.toString()));
+    Properties props = StreamsProperties.base(config, APP_ID);
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    return props;
+  }
+
+  /** A new block on devnet, then one poll round. */
+  private void round() {
+    devnet.produceBlock();
+    driver.advanceWallClockTime(INTERVAL);
+  }
+
+  /** A round without a new block. */
+  private void idleRound() {
+    driver.advanceWallClockTime(INTERVAL);
+  }
+
+  private void watch(Submission s) {
+    submissions.pipeInput(Topics.walletKey(s.subwalletId()), s, clock.instant());
+  }
+
+  private SignedTransfer sign(long subwallet, long seqno, TonAddress to, long amount) {
+    return wallets.sign(subwallet, seqno, clock.instant().plus(TTL), to, amount);
+  }
+
+  /** Deploys {@code subwallet} with its seqno-0 message and consumes that message's confirmation. */
+  private void deploy(long subwallet) {
+    devnet.fund(wallets.address(subwallet), 5 * TON);
+    SignedTransfer first = sign(subwallet, 0, ALICE, TON / 10);
+    send(api, first);
+    watch(submission(first, "deploy-" + subwallet, clock.instant()));
+    round();
+    assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+  }
+
+  private KeyValueStore<String, WatchedWallet> store() {
+    return driver.getKeyValueStore(ChainPollerTopology.WATCHED_WALLETS_STORE);
+  }
+
+  @Test
+  void shouldConfirmASentMessageWithItsTransaction() {
+    long sub = 1001;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    SignedTransfer t = sign(sub, 0, BOB, 2 * TON);
+    send(api, t);
+    watch(submission(t, "req-confirm", clock.instant()));
+
+    round();
+
+    TestRecord<String, Confirmation> out = confirmations.readRecord();
+    DevnetTransaction tx = transactionOf(devnet, wallets.address(sub), t.messageHash()).orElseThrow();
+    Confirmation c = out.value();
+    assertThat(out.key()).isEqualTo("1001");
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.requestId()).isEqualTo("req-confirm");
+    assertThat(c.transferId()).isEqualTo("req-confirm-t0");
+    assertThat(c.messageHash()).isEqualTo(t.messageHash());
+    assertThat(c.seqno()).isZero();
+    assertThat(c.txHash()).isEqualTo(tx.hash());
+    assertThat(c.lt()).isEqualTo(tx.lt());
+    assertThat(c.utime()).isEqualTo(tx.utime());
+    assertThat(c.feeNano()).isEqualTo(tx.totalFee()).isPositive();
+    assertThat(c.reason()).isNull();
+    assertThat(c.observedAt()).isEqualTo(clock.instant());
+    assertThat(store().get("1001").pending()).isEmpty();
+
+    round();
+    assertThat(confirmations.isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldReportFailedWhenTheWalletCannotAffordTheSend() {
+    long sub = 1002;
+    // enough for the compute fee only: the wallet accepts the message, consumes the seqno and skips the mode-3 send
+    devnet.fund(wallets.address(sub), Fees.COMPUTE_FEE + 100_000);
+    SignedTransfer t = sign(sub, 0, BOB, TON);
+    send(api, t);
+    watch(submission(t, "req-poor", clock.instant()));
+
+    round();
+
+    Confirmation c = confirmations.readValue();
+    DevnetTransaction tx = transactionOf(devnet, wallets.address(sub), t.messageHash()).orElseThrow();
+    assertThat(tx.outMsgs()).isEmpty();
+    assertThat(devnet.seqno(wallets.address(sub))).isEqualTo(1);
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.FAILED);
+    assertThat(c.txHash()).isEqualTo(tx.hash());
+    assertThat(c.lt()).isEqualTo(tx.lt());
+    assertThat(c.reason()).contains("sent nothing").contains("seqno 0 consumed");
+    assertThat(confirmations.isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldExpireAMessageThatWasNeverSentOnlyAfterValidUntilPlusMargin() {
+    long sub = 1003;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    SignedTransfer t = sign(sub, 0, BOB, TON);
+    watch(submission(t, "req-unsent", clock.instant()));
+
+    round();
+    clock.advance(TTL.plus(SKEW).minusSeconds(1)); // one second short of valid_until + margin
+    round();
+    assertThat(confirmations.isEmpty()).isTrue();
+    assertThat(metrics.apiCalls("getWalletInformation")).isZero();
+
+    clock.advance(Duration.ofSeconds(1));
+    round();
+
+    Confirmation c = confirmations.readValue();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.EXPIRED);
+    assertThat(c.messageHash()).isEqualTo(t.messageHash());
+    assertThat(c.txHash()).isNull();
+    assertThat(c.reason()).contains("valid_until " + t.validUntil()).contains("seqno is 0 <= message seqno 0");
+    assertThat(metrics.apiCalls("getWalletInformation")).isEqualTo(1);
+    round();
+    assertThat(confirmations.isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldExpireAMessageDevnetSilentlyDropped() {
+    long sub = 1004;
+    deploy(sub);
+    devnet.faults().dropNext(1);
+    SignedTransfer t = sign(sub, 1, BOB, TON);
+    send(api, t); // answered ok, never reaches the mempool
+    watch(submission(t, "req-dropped", clock.instant()));
+    round();
+    assertThat(confirmations.isEmpty()).isTrue();
+
+    clock.advance(TTL.plus(SKEW));
+    round();
+
+    Confirmation c = confirmations.readValue();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.EXPIRED);
+    assertThat(c.seqno()).isEqualTo(1);
+    assertThat(c.reason()).contains("seqno is 1 <= message seqno 1");
+    assertThat(devnet.faults().counts().dropped()).isEqualTo(1);
+  }
+
+  @Test
+  void shouldConfirmRatherThanExpireWhenTheMessageAppliedWhileOurClockRunsAhead() {
+    driver.close();
+    TestClock aheadOfChain = new TestClock(START.plus(TTL).plus(SKEW).plusSeconds(30));
+    startDriver(aheadOfChain);
+    long sub = 1005;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    SignedTransfer t = sign(sub, 0, BOB, TON);
+    send(api, t);
+    watch(submission(t, "req-late", clock.instant()));
+
+    round();
+
+    Confirmation c = confirmations.readValue();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.txHash()).isEqualTo(transactionOf(devnet, wallets.address(sub), t.messageHash()).orElseThrow().hash());
+    assertThat(metrics.verdicts(ConfirmationStatus.EXPIRED)).isZero();
+  }
+
+  @Test
+  void shouldRecoverTheTransactionByDestinationAndAmountWhenAForeignMessageConsumedTheSeqno() {
+    long sub = 1006;
+    deploy(sub);
+    SignedTransfer ours = sign(sub, 1, BOB, 3 * TON);
+    watch(submission(ours, "req-foreign-same", clock.instant()));
+    // someone else sends the same payout under seqno 1: our message can never apply
+    devnet.foreignTransfer(wallets.address(sub), BOB, 3 * TON, null);
+    round();
+    assertThat(confirmations.isEmpty()).isTrue();
+
+    clock.advance(TTL.plus(SKEW));
+    round(); // seqno read: 2 > 1, and no transaction carries our hash: look once more before concluding
+    assertThat(confirmations.isEmpty()).isTrue();
+    assertThat(metrics.verdicts(ConfirmationStatus.EXPIRED)).isZero();
+
+    round();
+
+    Confirmation c = confirmations.readValue();
+    DevnetTransaction foreign = devnet.transactions(wallets.address(sub)).stream()
+        .filter(tx -> tx.outMsgs().stream().anyMatch(m -> m.destination().equals(BOB))).findFirst().orElseThrow();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.messageHash()).isEqualTo(ours.messageHash());
+    assertThat(c.txHash()).isEqualTo(foreign.hash());
+    assertThat(c.lt()).isEqualTo(foreign.lt());
+    assertThat(confirmations.isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldRequireReconciliationWhenAForeignMessageConsumedTheSeqnoForSomethingElse() {
+    long sub = 1007;
+    deploy(sub);
+    SignedTransfer ours = sign(sub, 1, BOB, 3 * TON);
+    watch(submission(ours, "req-foreign-other", clock.instant()));
+    devnet.foreignTransfer(wallets.address(sub), BOB, TON, null); // another amount
+    round();
+    clock.advance(TTL.plus(SKEW));
+    round();
+    assertThat(confirmations.isEmpty()).isTrue();
+
+    round();
+
+    Confirmation c = confirmations.readValue();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
+    assertThat(c.txHash()).isNull();
+    assertThat(c.reason()).contains("seqno moved to 2 past message seqno 1").contains("0 outgoing messages");
+    assertThat(confirmations.isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldNeverExpireOnAStaleSeqnoRead() {
+    long sub = 1008;
+    deploy(sub);
+    SignedTransfer ours = sign(sub, 1, BOB, 3 * TON);
+    watch(submission(ours, "req-stale", clock.instant()));
+    devnet.foreignTransfer(wallets.address(sub), ALICE, TON, null);
+    devnet.produceBlock(); // the foreign transaction consumes seqno 1
+    clock.advance(TTL.plus(SKEW));
+    // the next state read answers as of before the foreign transaction: seqno 1, as if ours could still apply
+    devnet.faults().staleReadNext(2, 1);
+
+    round();
+
+    assertThat(confirmations.isEmpty()).isTrue();
+    assertThat(metrics.count(PollerMetrics.STALE_SEQNO_READS)).isEqualTo(1);
+    round(); // fresh read: seqno 2
+    round(); // rescan: no hash, no destination+amount match
+    Confirmation c = confirmations.readValue();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
+    assertThat(metrics.verdicts(ConfirmationStatus.EXPIRED)).isZero();
+  }
+
+  @Test
+  void shouldPublishOneConfirmationForADuplicatedSubmission() {
+    long sub = 1009;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    SignedTransfer t = sign(sub, 0, BOB, TON);
+    send(api, t);
+    Submission s = submission(t, "req-dup", clock.instant());
+    watch(s);
+    watch(s); // streams-app re-emits after resuming from a crash
+    assertThat(store().get("1009").pending()).hasSize(1);
+
+    round();
+    watch(s); // and once more after the verdict
+    round();
+
+    assertThat(confirmations.readValuesToList())
+        .singleElement()
+        .satisfies(c -> assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED));
+  }
+
+  @Test
+  void shouldWatchANewAttemptOfTheSameTransferBesideTheOldOne() {
+    long sub = 1010;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    SignedTransfer first = sign(sub, 0, BOB, TON);
+    watch(submission(first, "req-retry", clock.instant()));
+    clock.advance(Duration.ofSeconds(1));
+    SignedTransfer second = sign(sub, 0, BOB, TON); // another valid_until: another hash
+    watch(submission(second, "req-retry", clock.instant()));
+
+    assertThat(store().get("1010").pending()).extracting(WatchedMessage::messageHash)
+        .containsExactly(first.messageHash(), second.messageHash());
+  }
+
+  @Test
+  void shouldPollEachWalletOncePerRoundWhateverItsPendingCount() {
+    long busy = 1011;
+    long quiet = 1012;
+    devnet.fund(wallets.address(busy), 5 * TON);
+    devnet.fund(wallets.address(quiet), 5 * TON);
+    for (int i = 0; i < 3; i++) {
+      watch(submission(sign(busy, 0, BOB, TON + i), "req-busy-" + i, clock.instant()));
+    }
+    watch(submission(sign(quiet, 0, BOB, TON), "req-quiet", clock.instant()));
+    long requestsBefore = api.requestsSent();
+
+    round();
+
+    assertThat(metrics.apiCalls("getTransactions")).isEqualTo(2);
+    assertThat(metrics.apiCalls("getMasterchainInfo")).isEqualTo(1);
+    assertThat(api.requestsSent() - requestsBefore).isEqualTo(3);
+
+    idleRound(); // no new block: only the masterchain is read
+    assertThat(metrics.apiCalls("getTransactions")).isEqualTo(2);
+    assertThat(metrics.apiCalls("getMasterchainInfo")).isEqualTo(2);
+
+    round();
+    assertThat(metrics.apiCalls("getTransactions")).isEqualTo(4);
+    assertThat(confirmations.isEmpty()).isTrue();
+  }
+
+  @Test
+  void shouldMakeNoApiCallWhileNothingIsWatched() {
+    round();
+    round();
+    assertThat(api.requestsSent()).isZero();
+  }
+
+  @Test
+  void shouldFindAMessageThatAppliedBeforeItsSubmissionArrivedEvenPastTheCursor() {
+    long sub = 1013;
+    deploy(sub); // the wallet has a cursor now, and keeps its entry for the remembered verdict
+    SignedTransfer t = sign(sub, 1, BOB, TON);
+    send(api, t);
+    devnet.produceBlock(); // applied before the submission reaches the poller
+    SignedTransfer other = sign(sub, 2, BOB, 2 * TON);
+    watch(submission(other, "req-other", clock.instant())); // a pending message makes the next round scan
+    round(); // the cursor moves past t's transaction while t is not watched yet
+    watch(submission(t, "req-before", clock.instant().minusSeconds(1)));
+
+    round();
+
+    Confirmation c = confirmations.readValue();
+    assertThat(c.requestId()).isEqualTo("req-before");
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.txHash()).isEqualTo(transactionOf(devnet, wallets.address(sub), t.messageHash()).orElseThrow().hash());
+  }
+
+  @Test
+  void shouldResumeWatchingFromItsChangelogAfterARestart() {
+    long sub = 1014;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    SignedTransfer t = sign(sub, 0, BOB, TON);
+    watch(submission(t, "req-restart", clock.instant()));
+    round();
+    assertThat(confirmations.isEmpty()).isTrue();
+    List<KeyValue<String, WatchedWallet>> changelog = driver.createOutputTopic(
+            APP_ID + "-" + ChainPollerTopology.WATCHED_WALLETS_STORE + "-changelog",
+            Serdes.String().deserializer(), JsonSerde.of(WatchedWallet.class).deserializer())
+        .readKeyValuesToList();
+    assertThat(changelog).isNotEmpty();
+
+    // a new process: fresh processor and store, rebuilt from the changelog as Kafka Streams restores it
+    driver.close();
+    startDriver(clock);
+    KeyValueStore<String, WatchedWallet> restored = store();
+    for (KeyValue<String, WatchedWallet> kv : changelog) {
+      if (kv.value == null) {
+        restored.delete(kv.key);
+      } else {
+        restored.put(kv.key, kv.value);
+      }
+    }
+    send(api, t);
+    round();
+
+    Confirmation c = confirmations.readValue();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.requestId()).isEqualTo("req-restart");
+  }
+
+  @Test
+  void shouldPublishVerdictsOfSeveralWalletsFromOneRound() {
+    List<SignedTransfer> sent = new ArrayList<>();
+    for (long sub = 1020; sub < 1025; sub++) {
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, BOB, TON);
+      send(api, t);
+      watch(submission(t, "req-many-" + sub, clock.instant()));
+      sent.add(t);
+    }
+
+    round();
+
+    assertThat(confirmations.readValuesToList())
+        .extracting(Confirmation::messageHash)
+        .containsExactlyInAnyOrderElementsOf(sent.stream().map(SignedTransfer::messageHash).toList());
+    assertThat(metrics.apiCalls("getTransactions")).isEqualTo(5);
+  }
+
+  @Test
+  void shouldSkipAnUnreadableSubmissionAndKeepWatchingTheNextOne() {
+    long sub = 1030;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    SignedTransfer t = sign(sub, 0, BOB, TON);
+    send(api, t);
+    TestInputTopic<String, byte[]> raw = driver.createInputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
+        Serdes.String().serializer(), Serdes.ByteArray().serializer());
+    raw.pipeInput("1030", "{\"schemaVersion\":1,\"requestId\":".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    raw.pipeInput("1030", "{\"schemaVersion\":1,\"subwalletId\":\"x\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    watch(submission(t, "req-after-garbage", clock.instant()));
+
+    round();
+
+    assertThat(confirmations.readValuesToList()).singleElement()
+        .satisfies(c -> assertThat(c.requestId()).isEqualTo("req-after-garbage"));
+  }
+
+  @Test
+  void shouldShareOneMasterchainReadBetweenTasksPunctuatedTogether() {
+    PollerMetrics shared = PollerMetrics.inMemory();
+    MasterchainWatch watch = new MasterchainWatch(api, INTERVAL, shared);
+
+    long first = watch.read(1_000).join().seqno();
+    watch.read(1_000).join(); // another task, same punctuation
+    watch.read(1_049).join();
+    assertThat(shared.apiCalls("getMasterchainInfo")).isEqualTo(1);
+
+    devnet.produceBlock();
+    assertThat(watch.read(1_050).join().seqno()).isEqualTo(first + 1);
+    assertThat(shared.apiCalls("getMasterchainInfo")).isEqualTo(2);
+  }
+}

@@ -1,0 +1,120 @@
+package org.tonpayouts.devnet.api;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.HexFormat;
+import org.ton.ton4j.cell.Cell;
+import org.ton.ton4j.cell.CellSlice;
+import org.tonpayouts.devnet.chain.BlockInfo;
+import org.tonpayouts.devnet.chain.Cells;
+import org.tonpayouts.devnet.chain.DevnetMessage;
+import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.ton.address.TonAddress;
+
+/**
+ * toncenter's JSON shapes (the newer C++ server's superset of the Python server's): amounts and
+ * logical times as strings, hashes base64, addresses user-friendly (bounceable, mainnet flags, as
+ * toncenter prints them even on testnet).
+ */
+final class ToncenterJson {
+  static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+  private ToncenterJson() {}
+
+  static String friendly(TonAddress address) {
+    return address.toFriendly(true, false);
+  }
+
+  /** Lowercase hex (our APIs) to base64 (toncenter's). */
+  static String b64(String hex) {
+    return Base64.getEncoder().encodeToString(HexFormat.of().parseHex(hex));
+  }
+
+  static ObjectNode transactionId(long lt, String hashHex) {
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "internal.transactionId");
+    n.put("lt", Long.toString(lt));
+    n.put("hash", b64(hashHex));
+    return n;
+  }
+
+  static ObjectNode blockId(BlockInfo block) {
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "ton.blockIdExt");
+    n.put("workchain", BlockInfo.WORKCHAIN);
+    n.put("shard", BlockInfo.SHARD);
+    n.put("seqno", block.seqno());
+    n.put("root_hash", b64(block.rootHash()));
+    n.put("file_hash", b64(block.fileHash()));
+    return n;
+  }
+
+  static ObjectNode accountAddress(TonAddress address) {
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "accountAddress");
+    n.put("account_address", friendly(address));
+    return n;
+  }
+
+  static ObjectNode transaction(DevnetTransaction tx) {
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "raw.transaction");
+    n.set("address", accountAddress(tx.account()));
+    n.put("account", tx.account().toRaw());
+    n.put("utime", tx.utime());
+    // devnet builds no TL-B Transaction cell: data stays empty (see DevnetTransaction for the hash)
+    n.put("data", "");
+    n.set("transaction_id", transactionId(tx.lt(), tx.hash()));
+    n.put("fee", Long.toString(tx.totalFee()));
+    n.put("storage_fee", "0");
+    n.put("other_fee", Long.toString(tx.totalFee()));
+    n.set("in_msg", message(tx.inMsg()));
+    ArrayNode outs = n.putArray("out_msgs");
+    for (DevnetMessage out : tx.outMsgs()) {
+      outs.add(message(out));
+    }
+    return n;
+  }
+
+  static ObjectNode message(DevnetMessage m) {
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "raw.message");
+    n.put("hash", b64(m.hash()));
+    n.put("source", m.source() == null ? "" : friendly(m.source()));
+    n.put("destination", friendly(m.destination()));
+    n.put("value", Long.toString(m.value()));
+    n.putArray("extra_currencies");
+    n.put("fwd_fee", Long.toString(m.fwdFee()));
+    n.put("ihr_fee", "0");
+    n.put("created_lt", Long.toString(m.createdLt()));
+    n.put("body_hash", b64(m.bodyHash()));
+    ObjectNode data = n.putObject("msg_data");
+    if (m.comment() != null) {
+      data.put("@type", "msg.dataText");
+      data.put("text", Base64.getEncoder().encodeToString(m.comment().getBytes(StandardCharsets.UTF_8)));
+      n.put("message", m.comment());
+    } else {
+      data.put("@type", "msg.dataRaw");
+      data.put("body", Cells.bocBase64(m.body()));
+      data.put("init_state", m.init() == null ? "" : Cells.bocBase64(m.init()));
+      n.put("message", rawMessageText(m.body()));
+    }
+    return n;
+  }
+
+  /** What toncenter shows as {@code message} for a raw body: base64 of its bytes after the 32-bit op. */
+  private static String rawMessageText(Cell body) {
+    CellSlice slice = CellSlice.beginParse(body);
+    int bits = slice.getRestBits();
+    if (bits <= 32) {
+      return "";
+    }
+    slice.skipBits(32);
+    int whole = (bits - 32) / 8 * 8;
+    byte[] bytes = whole == 0 ? new byte[0] : slice.loadBytes(whole); // counts bits (BUILD-NOTES)
+    return Base64.getEncoder().encodeToString(bytes);
+  }
+}

@@ -1,0 +1,297 @@
+package org.tonpayouts.devnet.api;
+
+import static org.tonpayouts.devnet.api.ToncenterJson.JSON;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.devnet.Faults;
+import org.tonpayouts.devnet.chain.AccountState;
+import org.tonpayouts.devnet.chain.AccountView;
+import org.tonpayouts.devnet.chain.BlockInfo;
+import org.tonpayouts.devnet.chain.Cells;
+import org.tonpayouts.devnet.chain.Chain;
+import org.tonpayouts.devnet.chain.CheckedMessage;
+import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.devnet.chain.MalformedMessageException;
+import org.tonpayouts.devnet.chain.MessageRejectedException;
+import org.tonpayouts.devnet.chain.WalletV4R2;
+import org.tonpayouts.ton.address.TonAddress;
+
+/**
+ * The toncenter API v2 methods devnet serves, answering from the {@link Chain} with toncenter's
+ * result shapes. Send and read faults are decided here; latency and 429 by the server.
+ */
+final class ToncenterMethods {
+  private static final Logger log = LoggerFactory.getLogger(ToncenterMethods.class);
+
+  static final int MAX_TRANSACTIONS = 100;
+  private static final int DEFAULT_TRANSACTIONS = 10;
+  /** tonlib's exit code for a get-method on an account without code. */
+  private static final int EXIT_NO_CODE = -13;
+  /** TVM's exit code for an unknown get-method id. */
+  private static final int EXIT_NO_METHOD = 11;
+  private static final long GET_METHOD_GAS = 489;
+  private static final Map<Integer, String> METHOD_IDS = Map.of(
+      methodId("seqno"), "seqno",
+      methodId("get_subwallet_id"), "get_subwallet_id",
+      methodId("get_public_key"), "get_public_key");
+
+  /** A method's result, and the transport fault to apply after it was processed (or {@code null}). */
+  record Reply(JsonNode result, Faults.TransportError transportError) {
+    static Reply of(JsonNode result) {
+      return new Reply(result, null);
+    }
+  }
+
+  private final Chain chain;
+  private final Faults faults;
+
+  ToncenterMethods(Chain chain, Faults faults) {
+    this.chain = Objects.requireNonNull(chain, "chain");
+    this.faults = Objects.requireNonNull(faults, "faults");
+  }
+
+  static boolean exists(String method) {
+    return switch (method) {
+      case "getAddressInformation", "getWalletInformation", "getAddressBalance", "getAddressState", "runGetMethod",
+          "getTransactions", "getMasterchainInfo", "sendBoc", "sendBocReturnHash" -> true;
+      default -> false;
+    };
+  }
+
+  Reply call(String method, Params params) {
+    return switch (method) {
+      case "getAddressInformation" -> Reply.of(addressInformation(params));
+      case "getWalletInformation" -> Reply.of(walletInformation(params));
+      case "getAddressBalance" -> Reply.of(JSON.textNode(Long.toString(state(params).balance())));
+      case "getAddressState" -> Reply.of(JSON.textNode(state(params).state().toncenterName()));
+      case "runGetMethod" -> Reply.of(runGetMethod(params));
+      case "getTransactions" -> Reply.of(transactions(params));
+      case "getMasterchainInfo" -> Reply.of(masterchainInfo());
+      case "sendBoc" -> send(params, false);
+      case "sendBocReturnHash" -> send(params, true);
+      default -> throw new ApiException(404, "Not Found");
+    };
+  }
+
+  // ---- state reads --------------------------------------------------------------------------
+
+  /** The account for a state read: pinned to {@code seqno} when given, else possibly stale (fault). */
+  private AccountView state(Params params) {
+    TonAddress address = params.address("address");
+    Long seqno = params.optionalLong("seqno");
+    BlockInfo last = chain.lastBlock();
+    if (seqno != null) {
+      if (seqno > last.seqno() || seqno < 0) {
+        throw new ApiException(500, "LITE_SERVER_NOTREADY: block " + seqno + " is not applied yet (last is "
+            + last.seqno() + ")");
+      }
+      return chain.accountAt(address, seqno);
+    }
+    int behind = faults.nextStaleBlocks();
+    if (behind > 0) {
+      AccountView stale = chain.accountAt(address, last.seqno() - behind);
+      log.debug("stale read address={} blocksBehind={} asOf={}", address, behind, stale.blockSeqno());
+      return stale;
+    }
+    return chain.account(address);
+  }
+
+  private BlockInfo blockOf(AccountView view) {
+    BlockInfo block = chain.block(view.blockSeqno());
+    return block != null ? block : chain.lastBlock();
+  }
+
+  private ObjectNode addressInformation(Params params) {
+    AccountView view = state(params);
+    BlockInfo block = blockOf(view);
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "raw.fullAccountState");
+    n.put("balance", Long.toString(view.balance()));
+    n.putArray("extra_currencies");
+    n.put("code", view.isWallet() ? Cells.bocBase64(WalletV4R2.CODE) : "");
+    n.put("data", view.isWallet() ? Cells.bocBase64(WalletV4R2.dataCell(view.wallet())) : "");
+    n.set("last_transaction_id", ToncenterJson.transactionId(view.lastTxLt(), view.lastTxHash()));
+    n.set("block_id", ToncenterJson.blockId(block));
+    n.put("frozen_hash", "");
+    n.put("sync_utime", block.utime());
+    n.put("state", view.state().toncenterName());
+    return n;
+  }
+
+  private ObjectNode walletInformation(Params params) {
+    AccountView view = state(params);
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "ext.accounts.walletInformation");
+    n.put("wallet", view.isWallet());
+    n.put("balance", Long.toString(view.balance()));
+    n.putArray("extra_currencies");
+    n.put("account_state", view.state().toncenterName());
+    if (view.isWallet()) {
+      n.put("wallet_type", "wallet v4 r2");
+      n.put("seqno", view.wallet().seqno());
+      n.put("wallet_id", view.wallet().subwalletId());
+    }
+    n.set("last_transaction_id", ToncenterJson.transactionId(view.lastTxLt(), view.lastTxHash()));
+    return n;
+  }
+
+  private ObjectNode runGetMethod(Params params) {
+    JsonNode methodNode = params.raw("method");
+    if (methodNode == null || methodNode.asText().isEmpty()) {
+      throw ApiException.validation("field required: method");
+    }
+    if (params.raw("stack") != null && !params.raw("stack").isArray()) {
+      throw ApiException.validation("stack must be an array");
+    }
+    String method = methodNode.isIntegralNumber()
+        ? METHOD_IDS.getOrDefault(methodNode.asInt(), "#" + methodNode.asInt())
+        : methodNode.asText();
+    AccountView view = state(params);
+    ArrayNode stack = JSON.arrayNode();
+    int exitCode;
+    if (view.state() != AccountState.ACTIVE) {
+      exitCode = EXIT_NO_CODE;
+    } else if (!view.isWallet()) {
+      exitCode = EXIT_NO_METHOD; // a plain account: devnet models no get-methods for it
+    } else {
+      BigInteger value = switch (method) {
+        case "seqno" -> BigInteger.valueOf(view.wallet().seqno());
+        case "get_subwallet_id" -> BigInteger.valueOf(view.wallet().subwalletId());
+        case "get_public_key" -> new BigInteger(1, view.wallet().publicKey());
+        default -> null;
+      };
+      if (value == null) {
+        exitCode = EXIT_NO_METHOD;
+      } else {
+        exitCode = 0;
+        stack.add(JSON.arrayNode().add("num").add("0x" + value.toString(16)));
+      }
+    }
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "smc.runResult");
+    n.put("gas_used", exitCode == 0 ? GET_METHOD_GAS : 0);
+    n.set("stack", stack);
+    n.put("exit_code", exitCode);
+    n.set("block_id", ToncenterJson.blockId(blockOf(view)));
+    n.set("last_transaction_id", ToncenterJson.transactionId(view.lastTxLt(), view.lastTxHash()));
+    return n;
+  }
+
+  // ---- transactions and blocks --------------------------------------------------------------
+
+  private ArrayNode transactions(Params params) {
+    TonAddress address = params.address("address");
+    long limit = params.longOr("limit", DEFAULT_TRANSACTIONS);
+    if (limit < 1 || limit > MAX_TRANSACTIONS) {
+      throw ApiException.validation("limit must be within 1.." + MAX_TRANSACTIONS + ", got " + limit);
+    }
+    Long fromLt = params.optionalLong("lt");
+    byte[] fromHash = params.optionalHash("hash");
+    long toLt = params.longOr("to_lt", 0);
+    List<DevnetTransaction> all = chain.transactions(address); // oldest first
+    int start = all.size() - 1;
+    if (fromLt != null && fromHash != null) {
+      // lt + hash name the first (newest) transaction to return; without both, start from the last one
+      start = -1;
+      String hashHex = Cells.hex(fromHash);
+      for (int i = all.size() - 1; i >= 0; i--) {
+        DevnetTransaction tx = all.get(i);
+        if (tx.lt() == fromLt && tx.hash().equals(hashHex)) {
+          start = i;
+          break;
+        }
+      }
+      if (start < 0) {
+        throw new ApiException(500, "LITE_SERVER_UNKNOWN: cannot find transaction lt=" + fromLt + " hash="
+            + ToncenterJson.b64(hashHex) + " of account " + address.toRaw());
+      }
+    }
+    ArrayNode result = JSON.arrayNode();
+    for (int i = start; i >= 0 && result.size() < limit; i--) {
+      DevnetTransaction tx = all.get(i);
+      if (tx.lt() <= toLt) {
+        break;
+      }
+      result.add(ToncenterJson.transaction(tx));
+    }
+    return result;
+  }
+
+  private ObjectNode masterchainInfo() {
+    BlockInfo last = chain.lastBlock();
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "blocks.masterchainInfo");
+    n.set("last", ToncenterJson.blockId(last));
+    n.put("state_root_hash", ToncenterJson.b64(last.fileHash()));
+    n.set("init", ToncenterJson.blockId(chain.genesis()));
+    return n;
+  }
+
+  // ---- sending ------------------------------------------------------------------------------
+
+  private Reply send(Params params, boolean returnHash) {
+    byte[] boc = decodeBoc(params.required("boc"));
+    CheckedMessage checked;
+    try {
+      checked = chain.check(boc);
+    } catch (MalformedMessageException e) {
+      throw new ApiException(400, "Invalid BOC: " + e.getMessage());
+    } catch (MessageRejectedException e) {
+      throw new ApiException(500, e.toncenterError());
+    }
+    Faults.TransportError cut = null;
+    if (faults.nextDropped()) {
+      log.info("fault: message dropped wallet={} seqno={} hash={}", checked.message().destination(), checked.seqno(),
+          checked.message().hash());
+    } else {
+      chain.enqueue(checked);
+      cut = faults.nextTransportError();
+      if (cut != null) {
+        log.info("fault: transport error after queueing wallet={} seqno={} hash={} error={}",
+            checked.message().destination(), checked.seqno(), checked.message().hash(), cut);
+      }
+    }
+    ObjectNode n = JSON.objectNode();
+    if (returnHash) {
+      n.put("@type", "raw.extMessageInfo");
+      n.put("hash", ToncenterJson.b64(checked.message().hash()));
+      n.put("hash_norm", ToncenterJson.b64(checked.message().normalizedHash()));
+    } else {
+      n.put("@type", "ok");
+    }
+    return new Reply(n, cut);
+  }
+
+  private static byte[] decodeBoc(String text) {
+    // a '+' in an unencoded query string arrives as a space
+    String b64 = text.trim().replace(' ', '+');
+    try {
+      return b64.indexOf('-') >= 0 || b64.indexOf('_') >= 0
+          ? Base64.getUrlDecoder().decode(b64) : Base64.getDecoder().decode(b64);
+    } catch (IllegalArgumentException e) {
+      throw new ApiException(400, "Invalid BOC: not base64 (" + e.getMessage() + ")");
+    }
+  }
+
+  /** A get-method's id: CRC16-XMODEM of its name, with bit 16 set (FunC's method_id). */
+  static int methodId(String name) {
+    int crc = 0;
+    for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+      crc ^= (b & 0xff) << 8;
+      for (int i = 0; i < 8; i++) {
+        crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1;
+      }
+    }
+    return (crc & 0xffff) | 0x10000;
+  }
+}

@@ -1,0 +1,127 @@
+package org.tonpayouts.devnet;
+
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import org.ton.ton4j.cell.Cell;
+import org.ton.ton4j.cell.CellBuilder;
+import org.ton.ton4j.cell.CellSlice;
+import org.ton.ton4j.tlb.CurrencyCollection;
+import org.ton.ton4j.tlb.ExternalMessageInInfo;
+import org.ton.ton4j.tlb.InternalMessageInfoRelaxed;
+import org.ton.ton4j.tlb.Message;
+import org.ton.ton4j.tlb.MsgAddressExtNone;
+import org.ton.ton4j.tlb.MsgAddressIntStd;
+import org.ton.ton4j.tlb.StateInit;
+import org.tonpayouts.devnet.chain.Cells;
+import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.keys.WalletKey;
+import org.tonpayouts.ton.wallet.SignedTransfer;
+import org.tonpayouts.ton.wallet.Subwallets;
+import org.tonpayouts.ton.wallet.TransferOrder;
+import org.tonpayouts.ton.wallet.TransferSigner;
+
+/**
+ * A WalletV4R2 subwallet for tests: real messages come from the ton module's {@link TransferSigner}
+ * (mode 3); {@link #raw} builds the messages the signer refuses to make (other modes, wrong
+ * subwallet id, foreign keys, no StateInit) with the same layout.
+ */
+final class TestWallet {
+  final WalletKey key;
+  final Subwallets subwallets;
+  final TransferSigner signer;
+  final long subwalletId;
+  final TonAddress address;
+
+  TestWallet(int keySeed, long subwalletId) {
+    byte[] seed = new byte[32];
+    seed[0] = (byte) keySeed;
+    seed[31] = 7;
+    this.key = WalletKey.fromSeed(seed);
+    this.subwallets = new Subwallets(key, TonAddress.BASECHAIN);
+    this.signer = new TransferSigner(subwallets);
+    this.subwalletId = subwalletId;
+    this.address = subwallets.address(subwalletId);
+  }
+
+  String friendly() {
+    return address.toFriendly(true, false);
+  }
+
+  /** A message signed by the ton module's signer (mode 3, StateInit when seqno is 0). */
+  SignedTransfer sign(long seqno, Instant validUntil, TransferOrder... orders) {
+    return signer.sign(subwalletId, seqno, validUntil, List.of(orders));
+  }
+
+  /** One send of {@link #raw}. */
+  record Send(int mode, TonAddress destination, long amount, String comment, boolean bounce) {}
+
+  /**
+   * A V4R2 external message built by hand: {@code signWith} signs it, {@code subwallet} is written
+   * in the body, the StateInit is attached when {@code withInit}.
+   */
+  String raw(WalletKey signWith, long subwallet, long validUntil, long seqno, boolean withInit, Send... sends) {
+    CellBuilder unsigned = CellBuilder.beginCell()
+        .storeUint(subwallet, 32)
+        .storeUint(validUntil, 32)
+        .storeUint(seqno, 32)
+        .storeUint(0, 8);
+    for (Send send : sends) {
+      unsigned.storeUint(send.mode(), 8).storeRef(internal(send));
+    }
+    Cell unsignedBody = unsigned.endCell();
+    byte[] signature = signWith.sign(unsignedBody.getHash());
+    Cell body = CellBuilder.beginCell().storeBytes(signature).storeCell(unsignedBody).endCell();
+    StateInit init = withInit
+        ? StateInit.deserialize(CellSlice.beginParse(subwallets.stateInit(subwalletId))) : null;
+    Cell message = Message.builder()
+        .info(ExternalMessageInInfo.builder()
+            .srcAddr(MsgAddressExtNone.builder().build())
+            .dstAddr(std(address))
+            .importFee(BigInteger.ZERO)
+            .build())
+        .init(init)
+        .body(body)
+        .build()
+        .toCell();
+    return Base64.getEncoder().encodeToString(message.toBoc());
+  }
+
+  private static Cell internal(Send send) {
+    Cell info = InternalMessageInfoRelaxed.builder()
+        .iHRDisabled(true)
+        .bounce(send.bounce())
+        .bounced(false)
+        .srcAddr(MsgAddressExtNone.builder().build())
+        .dstAddr(std(send.destination()))
+        .value(CurrencyCollection.builder().coins(BigInteger.valueOf(send.amount())).build())
+        .iHRFee(BigInteger.ZERO)
+        .fwdFee(BigInteger.ZERO)
+        .createdLt(BigInteger.ZERO)
+        .createdAt(0)
+        .build()
+        .toCell();
+    CellBuilder b = CellBuilder.beginCell().storeCell(info).storeBit(false);
+    if (send.comment() == null) {
+      b.storeBit(false);
+    } else {
+      b.storeBit(true).storeRef(Cells.commentBody(send.comment()));
+    }
+    return b.endCell();
+  }
+
+  static MsgAddressIntStd std(TonAddress address) {
+    return MsgAddressIntStd.builder()
+        .workchainId((byte) address.workchain())
+        .address(new BigInteger(1, address.hash()))
+        .build();
+  }
+
+  static TonAddress someAddress(int n) {
+    byte[] hash = new byte[32];
+    hash[0] = (byte) 0xAB;
+    hash[31] = (byte) n;
+    return TonAddress.of(0, hash);
+  }
+}

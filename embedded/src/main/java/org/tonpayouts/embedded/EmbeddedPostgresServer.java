@@ -1,0 +1,223 @@
+package org.tonpayouts.embedded;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real PostgreSQL server (zonky's embedded binaries, run as a child process) for the ledger in
+ * tests and in the local stack.
+ *
+ * <p>Two durability facts to quote with any figure measured on it: zonky starts the server with
+ * {@code fsync=off} ({@code postgres -F}), and with {@code synchronous_commit=off} unless told
+ * otherwise. This class turns {@code synchronous_commit} back <em>on</em> by default so that a
+ * commit the ledger reports has reached the WAL (it survives a crash of the server process, not of
+ * the machine); {@link Builder#synchronousCommit(boolean)} switches it off for throughput runs.
+ *
+ * <p>Authentication is {@code trust} on localhost: {@link #password()} is accepted and ignored.
+ */
+public final class EmbeddedPostgresServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
+
+  private static final String SUPERUSER = "postgres";
+  private static final String DEFAULT_DATABASE = "postgres";
+  private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  private final EmbeddedPostgres postgres;
+  private final Duration startupTime;
+
+  private EmbeddedPostgresServer(EmbeddedPostgres postgres, Duration startupTime) {
+    this.postgres = postgres;
+    this.startupTime = startupTime;
+  }
+
+  /** A server on a free port with a temporary data directory that {@link #close()} deletes. */
+  public static EmbeddedPostgresServer start() {
+    return builder().start();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public int port() {
+    return postgres.getPort();
+  }
+
+  /** JDBC URL of the default {@code postgres} database (user and password not included). */
+  public String jdbcUrl() {
+    return jdbcUrl(DEFAULT_DATABASE);
+  }
+
+  /** JDBC URL of {@code database} (user and password not included). */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://localhost:" + port() + "/" + checkDatabaseName(database);
+  }
+
+  public String user() {
+    return SUPERUSER;
+  }
+
+  /** Any password works: the server trusts local connections. Given for configs that need one. */
+  public String password() {
+    return SUPERUSER;
+  }
+
+  /** Wall time of {@link Builder#start()}, including unpacking the binaries on a first run. */
+  public Duration startupTime() {
+    return startupTime;
+  }
+
+  /** An unpooled data source on the default {@code postgres} database. */
+  public DataSource dataSource() {
+    return dataSource(DEFAULT_DATABASE);
+  }
+
+  /** An unpooled data source on {@code database}: every {@code getConnection()} opens a connection. */
+  public DataSource dataSource(String database) {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setServerNames(new String[] {"localhost"});
+    ds.setPortNumbers(new int[] {port()});
+    ds.setDatabaseName(checkDatabaseName(database));
+    ds.setUser(SUPERUSER);
+    ds.setPassword(SUPERUSER);
+    return ds;
+  }
+
+  /**
+   * Creates an empty database named {@code name}, dropping any database of that name first (and
+   * disconnecting its sessions), and returns an unpooled data source on it.
+   *
+   * @param name a lower-case SQL identifier: {@code [a-z_][a-z0-9_]*}, at most 63 characters
+   */
+  public DataSource createDatabase(String name) {
+    checkDatabaseName(name);
+    long started = System.nanoTime();
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      statement.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not create database " + name, e);
+    }
+    log.debug(
+        "database created name={} took_ms={}",
+        name,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    return dataSource(name);
+  }
+
+  /** Stops the server; a temporary data directory is deleted. Idempotent. */
+  @Override
+  public void close() {
+    try {
+      postgres.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not stop postgres on port " + port(), e);
+    }
+    log.info("postgres stopped port={}", port());
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedPostgresServer[" + jdbcUrl() + "]";
+  }
+
+  private static String checkDatabaseName(String name) {
+    if (name == null || !DATABASE_NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "database name must match " + DATABASE_NAME.pattern() + ", got '" + name + "'");
+    }
+    return name;
+  }
+
+  /** Options for {@link EmbeddedPostgresServer}; every one has a default. */
+  public static final class Builder {
+    private int port;
+    private Path dataDir;
+    private boolean synchronousCommit = true;
+    private boolean quietLogging = true;
+    private final Map<String, String> serverConfig = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** The port (on localhost). Default 0: a free port. */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /**
+     * Keeps the cluster in {@code dir} (initialised if empty, kept on close, reused on the next
+     * start). Default: a temporary directory deleted on close.
+     */
+    public Builder dataDir(Path dir) {
+      this.dataDir = Objects.requireNonNull(dir, "dir");
+      return this;
+    }
+
+    /** {@code synchronous_commit}; default on (zonky's own default is off). */
+    public Builder synchronousCommit(boolean on) {
+      this.synchronousCommit = on;
+      return this;
+    }
+
+    /** Any {@code postgresql.conf} setting, passed as {@code -c key=value}. */
+    public Builder serverConfig(String key, String value) {
+      serverConfig.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /** Whether to set zonky's loggers (pg_ctl output) to WARN when they have no configured level. */
+    public Builder quietLogging(boolean quiet) {
+      this.quietLogging = quiet;
+      return this;
+    }
+
+    public EmbeddedPostgresServer start() {
+      if (quietLogging) {
+        QuietLogging.setUnlessConfigured(Map.of("io.zonky.test.db.postgres", "WARN"));
+      }
+      long started = System.nanoTime();
+      EmbeddedPostgres.Builder builder =
+          EmbeddedPostgres.builder()
+              .setPort(port)
+              .setServerConfig("synchronous_commit", synchronousCommit ? "on" : "off");
+      if (dataDir != null) {
+        builder.setDataDirectory(Directories.create(dataDir)).setCleanDataDirectory(false);
+      }
+      serverConfig.forEach(builder::setServerConfig);
+      EmbeddedPostgres postgres;
+      try {
+        postgres = builder.start();
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not start embedded postgres", e);
+      }
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+      log.info(
+          "postgres started port={} synchronous_commit={} data_dir={} took_ms={}",
+          postgres.getPort(),
+          synchronousCommit ? "on" : "off",
+          dataDir == null ? "temporary" : dataDir,
+          took.toMillis());
+      return new EmbeddedPostgresServer(postgres, took);
+    }
+  }
+}

@@ -1,0 +1,289 @@
+package org.tonpayouts.runtime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.wallet.Subwallets;
+
+/**
+ * The configuration of every payout process (streams-app and chain-poller): one key set, one
+ * file, one environment namespace, validated once at start-up.
+ *
+ * <p>Values come from an optional properties file, overridden by environment variables named
+ * after the key: {@code kafka.bootstrap.servers} is {@code PAYOUTS_KAFKA_BOOTSTRAP_SERVERS}.
+ * The wallet secret is not a key here: it is read by {@code WalletSecrets} from its own
+ * environment variables or file ({@link #WALLET_SECRET_FILE_CONFIG}), so it never sits in a
+ * properties file next to ordinary settings.
+ */
+public final class PayoutsConfig extends AbstractConfig {
+  public static final String ENV_PREFIX = "PAYOUTS_";
+
+  public static final String KAFKA_BOOTSTRAP_SERVERS_CONFIG = "kafka.bootstrap.servers";
+  private static final String KAFKA_BOOTSTRAP_SERVERS_DOC = "Kafka bootstrap servers, host:port[,host:port].";
+
+  public static final String STREAMS_APPLICATION_ID_CONFIG = "streams.application.id";
+  private static final String STREAMS_APPLICATION_ID_DOC =
+      "Kafka Streams application id of streams-app (consumer group, state and changelog prefix).";
+
+  public static final String POLLER_APPLICATION_ID_CONFIG = "poller.application.id";
+  private static final String POLLER_APPLICATION_ID_DOC = "Kafka Streams application id of chain-poller.";
+
+  public static final String STREAMS_STATE_DIR_CONFIG = "streams.state.dir";
+  private static final String STREAMS_STATE_DIR_DOC = "Directory for local state stores (RocksDB).";
+
+  public static final String STREAMS_COMMIT_INTERVAL_MS_CONFIG = "streams.commit.interval.ms";
+  private static final String STREAMS_COMMIT_INTERVAL_MS_DOC =
+      "Exactly-once commit interval. Every Kafka hop of the payout loop waits for a commit before the"
+          + " next process can read it, so this is spent several times per transfer; the 100 ms default of"
+          + " exactly-once would eat half of a 400 ms block.";
+
+  public static final String STREAMS_NUM_THREADS_CONFIG = "streams.num.threads";
+  private static final String STREAMS_NUM_THREADS_DOC = "Stream threads per process.";
+
+  public static final String POSTGRES_URL_CONFIG = "postgres.url";
+  private static final String POSTGRES_URL_DOC = "JDBC URL of the ledger database.";
+  public static final String POSTGRES_USER_CONFIG = "postgres.user";
+  private static final String POSTGRES_USER_DOC = "Ledger database user.";
+  public static final String POSTGRES_PASSWORD_CONFIG = "postgres.password";
+  private static final String POSTGRES_PASSWORD_DOC = "Ledger database password.";
+
+  public static final String TON_API_URL_CONFIG = "ton.api.url";
+  private static final String TON_API_URL_DOC =
+      "Base URL of the TON HTTP API v2 (toncenter, a self-hosted ton-http-api, or devnet); /api/v2/<method> is appended.";
+  public static final String TON_API_KEY_CONFIG = "ton.api.key";
+  private static final String TON_API_KEY_DOC = "API key, sent only in the X-API-Key header. Empty: none.";
+  public static final String TON_API_RPS_CONFIG = "ton.api.requests.per.second";
+  private static final String TON_API_RPS_DOC =
+      "Client-side rate limit. toncenter allows 1/s without a key and 10 to 100/s with one.";
+  public static final String TON_API_TIMEOUT_MS_CONFIG = "ton.api.timeout.ms";
+  private static final String TON_API_TIMEOUT_MS_DOC = "Per-call timeout of TON API requests.";
+  public static final String TON_TESTNET_CONFIG = "ton.testnet";
+  private static final String TON_TESTNET_DOC = "Show user-friendly addresses in their testnet form.";
+
+  public static final String WALLET_WORKCHAIN_CONFIG = "wallet.workchain";
+  private static final String WALLET_WORKCHAIN_DOC = "Workchain of the payout wallets (0 basechain, -1 masterchain).";
+  public static final String WALLET_SUBWALLET_MIN_CONFIG = "wallet.subwallet.min";
+  private static final String WALLET_SUBWALLET_MIN_DOC = "Lowest subwallet_id that requests may use.";
+  public static final String WALLET_SUBWALLET_MAX_CONFIG = "wallet.subwallet.max";
+  private static final String WALLET_SUBWALLET_MAX_DOC = "Highest subwallet_id that requests may use.";
+  public static final String WALLET_SECRET_FILE_CONFIG = "wallet.secret.file";
+  private static final String WALLET_SECRET_FILE_DOC =
+      "File holding the 24-word mnemonic or the 64-hex seed. Empty: read TON_WALLET_MNEMONIC(_FILE) or TON_WALLET_SEED_HEX/_FILE.";
+
+  public static final String TRANSFER_TTL_SECONDS_CONFIG = "transfer.valid.until.ttl.seconds";
+  private static final String TRANSFER_TTL_SECONDS_DOC =
+      "valid_until of a signed message = signing time + this. After it (plus the clock-skew margin) an unapplied"
+          + " message can never apply, and only then may a new message be signed for the same transfer.";
+  public static final String TRANSFER_CLOCK_SKEW_SECONDS_CONFIG = "transfer.clock.skew.seconds";
+  private static final String TRANSFER_CLOCK_SKEW_SECONDS_DOC =
+      "Margin added to valid_until before a message counts as expired (our clock against the validators').";
+  public static final String TRANSFER_SEQNO_TIMEOUT_MS_CONFIG = "transfer.seqno.fetch.timeout.ms";
+  private static final String TRANSFER_SEQNO_TIMEOUT_MS_DOC =
+      "How long one issuing round waits for fresh seqno reads and sends before leaving slow wallets for the next round.";
+  public static final String TRANSFER_TICK_MS_CONFIG = "transfer.tick.interval.ms";
+  private static final String TRANSFER_TICK_MS_DOC =
+      "How often ready wallets are collected and issued together (reads and sends run concurrently).";
+
+  public static final String POLLER_INTERVAL_MS_CONFIG = "poller.interval.ms";
+  private static final String POLLER_INTERVAL_MS_DOC =
+      "How often chain-poller checks for a new masterchain block; watched wallets are polled once per new block.";
+  public static final String POLLER_ROUND_TIMEOUT_MS_CONFIG = "poller.round.timeout.ms";
+  private static final String POLLER_ROUND_TIMEOUT_MS_DOC =
+      "How long one chain-poller round waits for all watched wallets' reads (issued concurrently); wallets still"
+          + " waiting are left unchanged for the next round.";
+  public static final String POLLER_FALLBACK_ROUNDS_CONFIG = "poller.fallback.rounds";
+  private static final String POLLER_FALLBACK_ROUNDS_DOC =
+      "chain-poller polls watched wallets at least every this many rounds even when no new masterchain block was seen"
+          + " (or it could not be read).";
+  public static final String POLLER_RESOLVED_RETENTION_MS_CONFIG = "poller.resolved.retention.ms";
+  private static final String POLLER_RESOLVED_RETENTION_MS_DOC =
+      "How long chain-poller remembers a message it published a verdict for, so a re-emitted submission of it"
+          + " (streams-app resuming after a crash) is ignored instead of concluded twice.";
+
+  public static final String METRICS_PORT_CONFIG = "metrics.port";
+  private static final String METRICS_PORT_DOC = "Port of the Prometheus /metrics endpoint; 0 disables it.";
+
+  public static final ConfigDef CONFIG = new ConfigDef()
+      .define(KAFKA_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", Importance.HIGH, KAFKA_BOOTSTRAP_SERVERS_DOC)
+      .define(STREAMS_APPLICATION_ID_CONFIG, Type.STRING, "ton-payouts", Importance.HIGH, STREAMS_APPLICATION_ID_DOC)
+      .define(POLLER_APPLICATION_ID_CONFIG, Type.STRING, "ton-payouts-poller", Importance.HIGH, POLLER_APPLICATION_ID_DOC)
+      .define(STREAMS_STATE_DIR_CONFIG, Type.STRING, defaultStateDir(), Importance.MEDIUM, STREAMS_STATE_DIR_DOC)
+      .define(STREAMS_COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 20L, Range.atLeast(1), Importance.MEDIUM, STREAMS_COMMIT_INTERVAL_MS_DOC)
+      .define(STREAMS_NUM_THREADS_CONFIG, Type.INT, 1, Range.between(1, 64), Importance.MEDIUM, STREAMS_NUM_THREADS_DOC)
+      .define(POSTGRES_URL_CONFIG, Type.STRING, "jdbc:postgresql://localhost:5432/payouts", Importance.HIGH, POSTGRES_URL_DOC)
+      .define(POSTGRES_USER_CONFIG, Type.STRING, "payouts", Importance.HIGH, POSTGRES_USER_DOC)
+      .define(POSTGRES_PASSWORD_CONFIG, Type.PASSWORD, "", Importance.HIGH, POSTGRES_PASSWORD_DOC)
+      .define(TON_API_URL_CONFIG, Type.STRING, "http://127.0.0.1:8081", Importance.HIGH, TON_API_URL_DOC)
+      .define(TON_API_KEY_CONFIG, Type.PASSWORD, "", Importance.HIGH, TON_API_KEY_DOC)
+      .define(TON_API_RPS_CONFIG, Type.DOUBLE, 10.0, Range.atLeast(0.01), Importance.HIGH, TON_API_RPS_DOC)
+      .define(TON_API_TIMEOUT_MS_CONFIG, Type.LONG, 10_000L, Range.atLeast(1), Importance.MEDIUM, TON_API_TIMEOUT_MS_DOC)
+      .define(TON_TESTNET_CONFIG, Type.BOOLEAN, false, Importance.LOW, TON_TESTNET_DOC)
+      .define(WALLET_WORKCHAIN_CONFIG, Type.INT, 0, Range.between(-1, 0), Importance.HIGH, WALLET_WORKCHAIN_DOC)
+      .define(WALLET_SUBWALLET_MIN_CONFIG, Type.LONG, Subwallets.DEFAULT_SUBWALLET_ID, Range.between(0L, 0xFFFF_FFFFL),
+          Importance.HIGH, WALLET_SUBWALLET_MIN_DOC)
+      .define(WALLET_SUBWALLET_MAX_CONFIG, Type.LONG, Subwallets.DEFAULT_SUBWALLET_ID + 9_999L, Range.between(0L, 0xFFFF_FFFFL),
+          Importance.HIGH, WALLET_SUBWALLET_MAX_DOC)
+      .define(WALLET_SECRET_FILE_CONFIG, Type.STRING, "", Importance.HIGH, WALLET_SECRET_FILE_DOC)
+      .define(TRANSFER_TTL_SECONDS_CONFIG, Type.INT, 60, Range.between(10, 3600), Importance.MEDIUM, TRANSFER_TTL_SECONDS_DOC)
+      .define(TRANSFER_CLOCK_SKEW_SECONDS_CONFIG, Type.INT, 10, Range.between(0, 600), Importance.MEDIUM,
+          TRANSFER_CLOCK_SKEW_SECONDS_DOC)
+      .define(TRANSFER_SEQNO_TIMEOUT_MS_CONFIG, Type.LONG, 5_000L, Range.atLeast(1), Importance.MEDIUM,
+          TRANSFER_SEQNO_TIMEOUT_MS_DOC)
+      .define(TRANSFER_TICK_MS_CONFIG, Type.LONG, 10L, Range.atLeast(1), Importance.MEDIUM, TRANSFER_TICK_MS_DOC)
+      .define(POLLER_INTERVAL_MS_CONFIG, Type.LONG, 50L, Range.atLeast(1), Importance.MEDIUM, POLLER_INTERVAL_MS_DOC)
+      .define(POLLER_ROUND_TIMEOUT_MS_CONFIG, Type.LONG, 3_000L, Range.atLeast(1), Importance.MEDIUM,
+          POLLER_ROUND_TIMEOUT_MS_DOC)
+      .define(POLLER_FALLBACK_ROUNDS_CONFIG, Type.INT, 20, Range.atLeast(1), Importance.LOW, POLLER_FALLBACK_ROUNDS_DOC)
+      .define(POLLER_RESOLVED_RETENTION_MS_CONFIG, Type.LONG, 600_000L, Range.atLeast(1), Importance.LOW,
+          POLLER_RESOLVED_RETENTION_MS_DOC)
+      .define(METRICS_PORT_CONFIG, Type.INT, 0, Range.between(0, 65535), Importance.LOW, METRICS_PORT_DOC);
+
+  public PayoutsConfig(Map<?, ?> values) {
+    super(CONFIG, values, false);
+    if (subwalletMin() > subwalletMax()) {
+      throw new ConfigException(WALLET_SUBWALLET_MIN_CONFIG, subwalletMin(),
+          "must not be above " + WALLET_SUBWALLET_MAX_CONFIG + " (" + subwalletMax() + ")");
+    }
+  }
+
+  /**
+   * Loads the file (when given), then applies {@code PAYOUTS_*} environment overrides. Unknown
+   * keys in the file are an error: a typo in a payout service's configuration should stop it,
+   * not be ignored.
+   */
+  public static PayoutsConfig load(Optional<Path> file, Map<String, String> env) {
+    Map<String, Object> values = new HashMap<>();
+    file.ifPresent(path -> values.putAll(readProperties(path)));
+    for (String key : CONFIG.names()) {
+      String fromEnv = env.get(envName(key));
+      if (fromEnv != null) {
+        values.put(key, fromEnv);
+      }
+    }
+    for (String key : values.keySet()) {
+      if (!CONFIG.names().contains(key)) {
+        throw new ConfigException("unknown configuration key '" + key + "'" + file.map(f -> " in " + f).orElse(""));
+      }
+    }
+    return new PayoutsConfig(values);
+  }
+
+  /** The environment variable that overrides {@code key}. */
+  public static String envName(String key) {
+    return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+  }
+
+  private static Map<String, Object> readProperties(Path path) {
+    Properties props = new Properties();
+    try (InputStream in = Files.newInputStream(path)) {
+      props.load(in);
+    } catch (IOException e) {
+      throw new ConfigException("cannot read configuration file " + path + ": " + e.getMessage());
+    }
+    Map<String, Object> values = new HashMap<>();
+    props.forEach((k, v) -> values.put(k.toString().trim(), v.toString().trim()));
+    return values;
+  }
+
+  private static String defaultStateDir() {
+    return Path.of(System.getProperty("java.io.tmpdir"), "ton-payouts-state").toString();
+  }
+
+  public String bootstrapServers() {
+    return getString(KAFKA_BOOTSTRAP_SERVERS_CONFIG);
+  }
+
+  public long subwalletMin() {
+    return getLong(WALLET_SUBWALLET_MIN_CONFIG);
+  }
+
+  public long subwalletMax() {
+    return getLong(WALLET_SUBWALLET_MAX_CONFIG);
+  }
+
+  public int workchain() {
+    return getInt(WALLET_WORKCHAIN_CONFIG);
+  }
+
+  public Optional<Path> walletSecretFile() {
+    String file = getString(WALLET_SECRET_FILE_CONFIG);
+    return file.isBlank() ? Optional.empty() : Optional.of(Path.of(file));
+  }
+
+  public Duration validUntilTtl() {
+    return Duration.ofSeconds(getInt(TRANSFER_TTL_SECONDS_CONFIG));
+  }
+
+  public Duration clockSkewMargin() {
+    return Duration.ofSeconds(getInt(TRANSFER_CLOCK_SKEW_SECONDS_CONFIG));
+  }
+
+  public Duration seqnoFetchTimeout() {
+    return Duration.ofMillis(getLong(TRANSFER_SEQNO_TIMEOUT_MS_CONFIG));
+  }
+
+  public Duration tickInterval() {
+    return Duration.ofMillis(getLong(TRANSFER_TICK_MS_CONFIG));
+  }
+
+  public Duration pollerInterval() {
+    return Duration.ofMillis(getLong(POLLER_INTERVAL_MS_CONFIG));
+  }
+
+  public Duration pollerRoundTimeout() {
+    return Duration.ofMillis(getLong(POLLER_ROUND_TIMEOUT_MS_CONFIG));
+  }
+
+  public int pollerFallbackRounds() {
+    return getInt(POLLER_FALLBACK_ROUNDS_CONFIG);
+  }
+
+  public Duration pollerResolvedRetention() {
+    return Duration.ofMillis(getLong(POLLER_RESOLVED_RETENTION_MS_CONFIG));
+  }
+
+  public boolean testnet() {
+    return getBoolean(TON_TESTNET_CONFIG);
+  }
+
+  public String postgresUrl() {
+    return getString(POSTGRES_URL_CONFIG);
+  }
+
+  public String postgresUser() {
+    return getString(POSTGRES_USER_CONFIG);
+  }
+
+  public String postgresPassword() {
+    return getPassword(POSTGRES_PASSWORD_CONFIG).value();
+  }
+
+  public int metricsPort() {
+    return getInt(METRICS_PORT_CONFIG);
+  }
+
+  /** Settings of the TON HTTP API client; the key stays wrapped until the client puts it in a header. */
+  public TonApiConfig tonApi() {
+    Password key = getPassword(TON_API_KEY_CONFIG);
+    Optional<String> apiKey = key == null || key.value().isBlank() ? Optional.empty() : Optional.of(key.value());
+    TonApiConfig defaults = TonApiConfig.of(URI.create(getString(TON_API_URL_CONFIG)));
+    return new TonApiConfig(defaults.baseUrl(), apiKey, getDouble(TON_API_RPS_CONFIG),
+        Duration.ofMillis(getLong(TON_API_TIMEOUT_MS_CONFIG)), defaults.maxReadAttempts(), defaults.retryBackoff());
+  }
+}

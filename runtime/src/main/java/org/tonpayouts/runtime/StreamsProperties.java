@@ -1,0 +1,32 @@
+package org.tonpayouts.runtime;
+
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+
+/**
+ * The Kafka Streams properties every payout process starts from: exactly-once v2, short commit
+ * and poll intervals (the payout loop crosses Kafka several times per transfer and each hop waits
+ * for a commit), and poison records logged and skipped instead of killing a stream thread.
+ */
+public final class StreamsProperties {
+  private StreamsProperties() {}
+
+  public static Properties base(PayoutsConfig config, String applicationId) {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.getLong(PayoutsConfig.STREAMS_COMMIT_INTERVAL_MS_CONFIG));
+    props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(PayoutsConfig.STREAMS_NUM_THREADS_CONFIG));
+    props.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(PayoutsConfig.STREAMS_STATE_DIR_CONFIG));
+    // Wall-clock punctuation (issuing rounds, chain polls) is only as fine as the poll loop.
+    props.put(StreamsConfig.POLL_MS_CONFIG, 5L);
+    props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
+    props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+    return props;
+  }
+}

@@ -1,0 +1,282 @@
+package org.tonpayouts.schemas;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.PathType;
+import com.networknt.schema.SchemaValidatorsConfig;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.errors.SerializationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gate of the payout pipeline: turns the raw bytes of a {@code payout.requests} value into a
+ * {@link PayoutRequest} or a human-readable reason to reject it.
+ *
+ * <p>It checks, in order: that there is a value, that it is one well-formed JSON document (no
+ * duplicate keys, nothing after it), the strict request schema
+ * ({@code /schemas/payout.requests.schema.json}, every violation reported with its JSON path),
+ * rules a schema cannot express (transferIds unique within the request), and finally that the
+ * value maps onto the record (e.g. a 19-digit amount above the 64-bit range).
+ *
+ * <p>{@link #validate} never throws: every input, however broken, yields a result. Checks that
+ * need TON code or deployment settings (address checksum, allowed subwallets, key = subwalletId)
+ * are made downstream. Thread-safe; build it once ({@link #shared()}).
+ */
+public final class PayoutRequestValidator {
+
+  /** Classpath location of the request schema (kept literal: {@link Topics} depends on this class). */
+  public static final String SCHEMA_RESOURCE = "/schemas/payout.requests.schema.json";
+
+  private static final Logger log = LoggerFactory.getLogger(PayoutRequestValidator.class);
+  private static final PayoutRequestValidator SHARED = new PayoutRequestValidator();
+
+  /** Longest single problem text kept in a reason. */
+  private static final int MAX_PROBLEM_LENGTH = 500;
+
+  private final ObjectMapper mapper = Json.mapper();
+  private final JsonSchema schema;
+
+  /** Loads and compiles the request schema from the classpath. */
+  public PayoutRequestValidator() {
+    this.schema = loadSchema(SCHEMA_RESOURCE);
+  }
+
+  /** The instance shared by the topic catalog; schema compilation happens once per JVM. */
+  public static PayoutRequestValidator shared() {
+    return SHARED;
+  }
+
+  /**
+   * Compiles a schema from the classpath the way the validator does: draft 2020-12, format
+   * assertions on (so {@code date-time} is checked), JSON-path locations, English messages, and
+   * custom messages from the schema's {@code message} keyword.
+   */
+  public static JsonSchema loadSchema(String classpathResource) {
+    SchemaValidatorsConfig config = SchemaValidatorsConfig.builder()
+        .pathType(PathType.JSON_PATH)
+        .formatAssertionsEnabled(true)
+        .errorMessageKeyword("message")
+        // One language on every host: reasons are read by producer teams and matched in tests.
+        .locale(Locale.ENGLISH)
+        .build();
+    JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    try (InputStream in = PayoutRequestValidator.class.getResourceAsStream(classpathResource)) {
+      if (in == null) {
+        throw new IllegalStateException("schema not found on the classpath: " + classpathResource);
+      }
+      JsonSchema compiled = factory.getSchema(in, config);
+      compiled.initializeValidators();
+      return compiled;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read schema " + classpathResource, e);
+    }
+  }
+
+  /**
+   * Validates one raw record value. Never throws.
+   *
+   * @param rawValue the value bytes as read from Kafka, possibly null or not JSON at all
+   */
+  public ValidationResult validate(byte[] rawValue) {
+    try {
+      return check(rawValue);
+    } catch (RuntimeException e) {
+      // Not expected: every known failure is handled below. Refusing the input keeps the
+      // pipeline moving (invariant 5) and the log line lets us add the missing case.
+      log.warn("event=request_validation_crashed bytes={} error={}", rawValue == null ? -1 : rawValue.length, e.toString(), e);
+      return invalid("$: could not be validated (" + e.getClass().getSimpleName() + ")");
+    }
+  }
+
+  /**
+   * A serde for {@code payout.requests} whose deserializer validates: invalid values (null
+   * included) throw a {@link SerializationException} whose message is {@link ValidationResult#reason()}.
+   */
+  public JsonSerde<PayoutRequest> serde() {
+    return JsonSerde.withReader(PayoutRequest.class, data -> {
+      ValidationResult result = validate(data);
+      if (result instanceof ValidationResult.Invalid invalid) {
+        throw new SerializationException("invalid payout request: " + invalid.reason());
+      }
+      return result.request();
+    });
+  }
+
+  private ValidationResult check(byte[] rawValue) {
+    if (rawValue == null) {
+      return invalid("$: value is null (a tombstone); expected a JSON object");
+    }
+    JsonNode node;
+    try {
+      node = mapper.readTree(rawValue);
+    } catch (JsonProcessingException e) {
+      return invalid("$: not valid JSON: " + describe(e));
+    } catch (IOException e) {
+      return invalid("$: not readable: " + e.getMessage());
+    }
+    if (node == null || node.isMissingNode()) {
+      return invalid("$: value is empty; expected a JSON object");
+    }
+
+    Set<String> problems = new LinkedHashSet<>();
+    for (ValidationMessage message : schema.validate(node)) {
+      problems.add(withPath(message));
+    }
+    if (problems.isEmpty()) {
+      problems.addAll(duplicateTransferIds(node));
+    }
+    if (!problems.isEmpty()) {
+      return invalid(problems);
+    }
+
+    try {
+      return new ValidationResult.Valid(mapper.treeToValue(node, PayoutRequest.class));
+    } catch (JsonMappingException e) {
+      return invalid(mappingProblem(node, e));
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      return invalid("$: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The schema library's message, always starting with the JSON path; custom messages from the
+   * schema's {@code message} keyword come without it.
+   */
+  private static String withPath(ValidationMessage message) {
+    String location = message.getInstanceLocation().toString();
+    String text = message.getMessage();
+    return text.startsWith(location + ": ") ? text : location + ": " + text;
+  }
+
+  /** Problems for transferIds seen twice; called only on schema-valid requests. */
+  private static List<String> duplicateTransferIds(JsonNode request) {
+    List<String> problems = new ArrayList<>();
+    Map<String, Integer> firstIndex = new HashMap<>();
+    JsonNode transfers = request.path("transfers");
+    for (int i = 0; i < transfers.size(); i++) {
+      String id = transfers.get(i).path("transferId").asText();
+      Integer first = firstIndex.putIfAbsent(id, i);
+      if (first != null) {
+        problems.add("$.transfers[" + i + "].transferId: duplicate transferId '" + id
+            + "' (already used by $.transfers[" + first + "]); transferIds must be unique within a request");
+      }
+    }
+    return problems;
+  }
+
+  /** Jackson's parse error in plain words, with line and column. */
+  private static String describe(JsonProcessingException e) {
+    String message = e.getOriginalMessage();
+    if (message == null) {
+      message = e.getClass().getSimpleName();
+    } else if (message.startsWith("Trailing token")) {
+      message = "unexpected content after the JSON value";
+    }
+    int newline = message.indexOf('\n');
+    if (newline >= 0) {
+      message = message.substring(0, newline);
+    }
+    message = message.replace(
+        "[Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); ", "[");
+    JsonLocation location = e.getLocation();
+    if (location != null && location.getLineNr() > 0) {
+      message += " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
+    }
+    return message;
+  }
+
+  /**
+   * A schema-valid value the record refused, e.g. a 19-digit amount above the 64-bit range or
+   * {@code 1.0} where an integer belongs (JSON Schema counts 1.0 as an integer; we do not, so a
+   * producer's float never becomes money).
+   */
+  private static String mappingProblem(JsonNode root, JsonMappingException e) {
+    String path = path(e);
+    JsonNode value = root.at(pointer(e));
+    if (value.isFloatingPointNumber()) {
+      return path + ": " + value + " is not an integer: write integers without fraction or exponent";
+    }
+    Throwable cause = e instanceof ValueInstantiationException && e.getCause() != null ? e.getCause() : e;
+    String message = cause instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : cause.getMessage();
+    return path + ": " + (message == null ? cause.getClass().getSimpleName() : message);
+  }
+
+  /** {@code $.transfers[0].amountNano} for the field Jackson failed on. */
+  private static String path(JsonMappingException e) {
+    StringBuilder path = new StringBuilder("$");
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        path.append('.').append(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        path.append('[').append(ref.getIndex()).append(']');
+      }
+    }
+    return path.toString();
+  }
+
+  /** The same location as a JSON Pointer, to look the offending value up in the tree. */
+  private static JsonPointer pointer(JsonMappingException e) {
+    JsonPointer pointer = JsonPointer.empty();
+    for (JsonMappingException.Reference ref : e.getPath()) {
+      if (ref.getFieldName() != null) {
+        pointer = pointer.appendProperty(ref.getFieldName());
+      } else if (ref.getIndex() >= 0) {
+        pointer = pointer.appendIndex(ref.getIndex());
+      }
+    }
+    return pointer;
+  }
+
+  private static ValidationResult invalid(String problem) {
+    return invalid(List.of(problem));
+  }
+
+  /**
+   * Control characters are escaped (a reason ends up in log lines and in Kafka UI) and each
+   * problem is capped, so a hostile payload cannot make the reason unreadable or huge.
+   */
+  private static ValidationResult invalid(Collection<String> problems) {
+    List<String> clean = new ArrayList<>(problems.size());
+    for (String problem : problems) {
+      clean.add(sanitize(problem));
+    }
+    return new ValidationResult.Invalid(clean);
+  }
+
+  private static String sanitize(String text) {
+    StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_PROBLEM_LENGTH + 16));
+    for (int i = 0; i < text.length() && out.length() < MAX_PROBLEM_LENGTH; i++) {
+      char c = text.charAt(i);
+      if (Character.isISOControl(c)) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    if (out.length() >= MAX_PROBLEM_LENGTH) {
+      out.setLength(MAX_PROBLEM_LENGTH);
+      out.append("...");
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,87 @@
+package org.tonpayouts.streams.validation;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.PayoutRequestValidator;
+import org.tonpayouts.schemas.Rejected;
+import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.schemas.ValidationResult;
+import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.streams.wallet.WalletTxProcessor;
+
+/**
+ * The gate of {@code payout.requests}: reads raw bytes, so no input can fail deserialization, and
+ * sends every request either on to the wallet processor or to {@code payout.rejected} with the
+ * original payload and a reason a producer team can act on (invariant 5).
+ */
+public final class RequestValidationProcessor implements Processor<String, byte[], String, Object> {
+  public static final String NAME = "request-validator";
+  /** Child names the topology gives this processor's two ways out. */
+  public static final String ACCEPTED_CHILD = WalletTxProcessor.NAME;
+  public static final String REJECTED_SINK = "rejected-sink";
+
+  private static final Logger log = LoggerFactory.getLogger(RequestValidationProcessor.class);
+
+  private final PayoutRequestValidator validator;
+  private final RequestRules rules;
+  private final Clock clock;
+  private final PayoutMetrics metrics;
+  private ProcessorContext<String, Object> context;
+
+  public RequestValidationProcessor(PayoutRequestValidator validator, RequestRules rules, Clock clock,
+      PayoutMetrics metrics) {
+    this.validator = validator;
+    this.rules = rules;
+    this.clock = clock;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Object> context) {
+    this.context = context;
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    String reason;
+    try {
+      ValidationResult result = validator.validate(record.value());
+      if (result.isValid()) {
+        List<String> problems = rules.problems(record.key(), result.request());
+        if (problems.isEmpty()) {
+          PayoutRequest request = result.request();
+          context.forward(record.withValue((Object) request), ACCEPTED_CHILD);
+          return;
+        }
+        reason = String.join("; ", problems);
+      } else {
+        reason = result.reason();
+      }
+    } catch (RuntimeException e) {
+      // The validator is written never to throw; should it ever, the record is still not lost.
+      reason = "request could not be validated: " + e;
+      log.error("validation failed unexpectedly key={}", record.key(), e);
+    }
+    reject(record, reason);
+  }
+
+  private void reject(Record<String, byte[]> record, String reason) {
+    Optional<RecordMetadata> meta = context.recordMetadata();
+    Rejected rejected = Rejected.of(reason, record.key(), record.value(),
+        meta.map(RecordMetadata::topic).orElse(Topics.PAYOUT_REQUESTS.name()),
+        meta.map(RecordMetadata::partition).orElse(null), meta.map(RecordMetadata::offset).orElse(null),
+        clock.instant());
+    metrics.rejected();
+    log.warn("request rejected key={} partition={} offset={} reason={}", record.key(), rejected.partition(),
+        rejected.offset(), reason);
+    context.forward(new Record<>(record.key(), (Object) rejected, record.timestamp()), REJECTED_SINK);
+  }
+}

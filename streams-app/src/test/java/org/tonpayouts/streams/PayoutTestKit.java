@@ -1,0 +1,102 @@
+package org.tonpayouts.streams;
+
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.schemas.Confirmation;
+import org.tonpayouts.schemas.ConfirmationStatus;
+import org.tonpayouts.schemas.Json;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.Submission;
+import org.tonpayouts.schemas.TransferKind;
+import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.api.ChainTransaction;
+import org.tonpayouts.ton.api.TonApi;
+import org.tonpayouts.ton.keys.WalletKey;
+
+/** Requests, keys and chain look-ups shared by the streams-app tests. */
+public final class PayoutTestKit {
+  /** An arbitrary test-only seed; never a real wallet's. */
+  public static final WalletKey KEY =
+      WalletKey.fromSeedHex("5f1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9");
+  public static final long FIRST_SUBWALLET = 698983191L;
+  public static final long TON = 1_000_000_000L;
+
+  private PayoutTestKit() {}
+
+  public static PayoutsConfig config(Map<String, Object> overrides) {
+    Map<String, Object> values = new HashMap<>();
+    values.put(PayoutsConfig.TRANSFER_TICK_MS_CONFIG, 10L);
+    values.put(PayoutsConfig.TRANSFER_SEQNO_TIMEOUT_MS_CONFIG, 5_000L);
+    values.putAll(overrides);
+    return new PayoutsConfig(values);
+  }
+
+  /** A destination account: a fixed, distinct address per index. */
+  public static TonAddress recipient(int index) {
+    byte[] hash = new byte[32];
+    hash[0] = (byte) 0x5a;
+    hash[31] = (byte) index;
+    hash[30] = (byte) (index >> 8);
+    return TonAddress.of(0, hash);
+  }
+
+  public static TransferRequest transfer(String id, TonAddress to, long nano) {
+    return new TransferRequest(id, TransferKind.PAYOUT, to.toFriendly(false, false), nano, "payout " + id, null);
+  }
+
+  public static PayoutRequest request(String requestId, long subwalletId, TransferRequest... transfers) {
+    return PayoutRequest.of(requestId, subwalletId, List.of(transfers), Instant.parse("2026-11-01T00:00:00Z"));
+  }
+
+  public static byte[] json(PayoutRequest request) {
+    try {
+      return Json.mapper().writeValueAsBytes(request);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static byte[] text(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Waits until the wallet's transaction for {@code submission} is on chain and returns it. */
+  public static ChainTransaction awaitTransaction(TonApi api, Submission submission) {
+    TonAddress wallet = TonAddress.parse(submission.walletAddress());
+    AtomicReference<ChainTransaction> found = new AtomicReference<>();
+    await("transaction of " + submission.messageHash()).atMost(Duration.ofSeconds(10)).until(() -> {
+      for (ChainTransaction tx : api.getTransactions(wallet, 20, null, null).join()) {
+        if (tx.inMsg() != null && submission.messageHash().equals(tx.inMsg().hash())) {
+          found.set(tx);
+          return true;
+        }
+      }
+      return false;
+    });
+    return found.get();
+  }
+
+  /** What the chain poller would publish for a submission whose transaction is {@code tx}. */
+  public static Confirmation verdictOf(Submission submission, ChainTransaction tx) {
+    boolean sent = !tx.outMsgs().isEmpty();
+    return Confirmation.of(submission.requestId(), submission.transferId(), submission.subwalletId(),
+        submission.messageHash(), submission.seqno(), sent ? ConfirmationStatus.CONFIRMED : ConfirmationStatus.FAILED,
+        tx.id().hash(), tx.id().lt(), tx.utime(), tx.fee(), sent ? null : "no outgoing message", Instant.now());
+  }
+
+  public static List<Long> seqnos(List<Submission> submissions) {
+    List<Long> out = new ArrayList<>();
+    submissions.forEach(s -> out.add(s.seqno()));
+    return out;
+  }
+}

@@ -1,0 +1,49 @@
+package org.tonpayouts.ton.api;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.tonpayouts.ton.address.TonAddress;
+
+/**
+ * What the payout pipeline asks of the TON HTTP API v2 (toncenter or devnet). Every call is
+ * asynchronous so many wallets' reads and sends can be in flight at once; failures arrive as
+ * {@link TonApiException} subtypes inside the future.
+ */
+public interface TonApi {
+
+  /** The wallet's balance, state and seqno ({@code getWalletInformation}). */
+  CompletableFuture<WalletInfo> getWalletInformation(TonAddress address);
+
+  /**
+   * The wallet's current seqno, read fresh: 0 for an uninitialized wallet (its first message
+   * deploys it with seqno 0). Fails with {@link UnexpectedResponseException} for a frozen account.
+   */
+  CompletableFuture<Long> getSeqno(TonAddress address);
+
+  /** The account's raw state ({@code getAddressInformation}). */
+  CompletableFuture<AddressInfo> getAddressInformation(TonAddress address);
+
+  /**
+   * Sends a signed external message ({@code sendBocReturnHash}). Never retried by the client: on
+   * a {@link TonApiException} with {@link TonApiException#maybeDelivered()} the outcome is unknown,
+   * keep watching the message hash; re-sending the same BOC is safe.
+   *
+   * @param bocBase64 the full external message as a base64 BOC
+   */
+  CompletableFuture<SentMessage> sendBocReturnHash(String bocBase64);
+
+  /**
+   * Transactions of an account, newest first ({@code getTransactions}).
+   *
+   * @param limit 1 to 100
+   * @param from  start here, inclusive (this transaction is the first of the answer); null for
+   *              the newest. Page with the oldest transaction of the previous page and drop the
+   *              first element of the answer.
+   * @param toLt  stop before this logical time: only transactions with {@code lt > toLt}; null for no bound
+   */
+  CompletableFuture<List<ChainTransaction>> getTransactions(
+      TonAddress address, int limit, TransactionId from, Long toLt);
+
+  /** The last masterchain block ({@code getMasterchainInfo}). */
+  CompletableFuture<MasterchainInfo> getMasterchainInfo();
+}
