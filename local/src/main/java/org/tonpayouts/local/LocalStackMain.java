@@ -1,0 +1,56 @@
+package org.tonpayouts.local;
+
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The local stack launcher ({@code ./payouts}): {@code demo} (the default), {@code bench} and
+ * {@code wallets}. Run from the checkout's root:
+ *
+ * <pre>
+ * ./payouts                                  # demo: 10 wallets, 50 requests, devnet with 400 ms blocks
+ * ./payouts bench --wallets 100 --block-ms 400
+ * ./payouts wallets --from 698983191 --count 5 --testnet --wallet-secret-file key.txt
+ * </pre>
+ */
+@Command(name = "payouts", mixinStandardHelpOptions = true, version = "ton-payouts local stack 0.1.0",
+    description = "TON payouts on Kafka Streams: the whole pipeline on this machine.",
+    subcommands = {DemoCommand.class, BenchCommand.class, WalletsCommand.class, CommandLine.HelpCommand.class})
+public final class LocalStackMain {
+  private static final Set<String> TOP_LEVEL = Set.of("demo", "bench", "wallets", "help", "-h", "--help", "-V",
+      "--version");
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs a command line; no subcommand (or options only) means {@code demo}. */
+  public static int execute(String... args) {
+    return commandLine().execute(withDefaultCommand(args));
+  }
+
+  public static CommandLine commandLine() {
+    return new CommandLine(new LocalStackMain())
+        .setExecutionExceptionHandler((e, cmd, parsed) -> {
+          // expected failures (bad options, a port taken, a child that would not start) as one line each
+          cmd.getErr().println("payouts: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+          for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause.getMessage() == null || e.getMessage() == null || !e.getMessage().contains(cause.getMessage())) {
+              cmd.getErr().println("  caused by: " + cause);
+            }
+          }
+          return 2;
+        });
+  }
+
+  static String[] withDefaultCommand(String[] args) {
+    if (args.length > 0 && TOP_LEVEL.contains(args[0])) {
+      return args;
+    }
+    String[] withDemo = new String[args.length + 1];
+    withDemo[0] = "demo";
+    System.arraycopy(args, 0, withDemo, 1, args.length);
+    return withDemo;
+  }
+}

@@ -1,0 +1,35 @@
+package org.tonpayouts.local;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** Options every command that starts the stack shares (a picocli mixin). */
+public final class StackOptions {
+  @Option(names = "--block-ms", defaultValue = "400",
+      description = "devnet block interval in milliseconds (default ${DEFAULT-VALUE}, like mainnet).")
+  long blockMillis;
+
+  @Option(names = "--partitions", defaultValue = "4",
+      description = "Partitions of every payout topic (default ${DEFAULT-VALUE}).")
+  int partitions;
+
+  @Option(names = "--data-dir", paramLabel = "<dir>",
+      description = "Where run directories (config, logs) are created (default: local-data/ in the checkout).")
+  Path dataDir;
+
+  @Option(names = "--timeout-s", defaultValue = "0",
+      description = "Seconds to wait for every settlement (default: derived from the load).")
+  long timeoutSeconds;
+
+  Duration blockInterval() {
+    if (blockMillis < 10) {
+      throw new IllegalArgumentException("--block-ms must be at least 10, got " + blockMillis);
+    }
+    return Duration.ofMillis(blockMillis);
+  }
+
+  Path dataDir(Home home) {
+    return dataDir != null ? dataDir : home.defaultDataDir();
+  }
+}

@@ -1,0 +1,112 @@
+package org.tonpayouts.local;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.common.GroupState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The two payout processes of the local stack, streams-app and chain-poller, as child JVMs: started
+ * together, ready when both consumer groups are stable, stopped together (chain-poller first, so
+ * streams-app can still commit what it was doing).
+ */
+public final class StackProcesses implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(StackProcesses.class);
+  private static final Duration CHECK_EVERY = Duration.ofMillis(250);
+
+  private final List<ChildProcess> children;
+  private final Map<String, String> groupByChild;
+
+  private StackProcesses(List<ChildProcess> children, Map<String, String> groupByChild) {
+    this.children = children;
+    this.groupByChild = groupByChild;
+  }
+
+  /**
+   * Starts the children.
+   *
+   * @param groupByChild the Kafka Streams application id (consumer group) of each child, by name
+   */
+  public static StackProcesses start(List<ChildSpec> specs, Map<String, String> groupByChild) {
+    List<ChildProcess> started = new ArrayList<>();
+    try {
+      for (ChildSpec spec : specs) {
+        started.add(ChildProcess.start(spec));
+      }
+    } catch (RuntimeException e) {
+      started.forEach(ChildProcess::close);
+      throw e;
+    }
+    return new StackProcesses(List.copyOf(started), Map.copyOf(groupByChild));
+  }
+
+  public List<ChildProcess> children() {
+    return children;
+  }
+
+  /** A child that has exited (none should while the stack runs). */
+  public Optional<ChildProcess> firstDead() {
+    return children.stream().filter(c -> !c.isAlive()).findFirst();
+  }
+
+  /**
+   * Waits until every child's consumer group is stable with members, i.e. its stream threads have
+   * their partitions and process records.
+   *
+   * @throws IllegalStateException when a child exits or the deadline passes
+   */
+  public void awaitReady(Admin admin, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Optional<ChildProcess> dead = firstDead();
+      if (dead.isPresent()) {
+        throw new IllegalStateException(dead.get().name() + " exited with code " + dead.get().exitCode().orElse(-1)
+            + " while starting; last lines of " + dead.get().spec().logFile() + ":\n  "
+            + String.join("\n  ", dead.get().tail(15)));
+      }
+      if (allGroupsStable(admin)) {
+        log.info("children ready groups={}", groupByChild.values());
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("streams-app and chain-poller were not ready within " + timeout.toSeconds()
+            + " s; see their logs");
+      }
+      Thread.sleep(CHECK_EVERY.toMillis());
+    }
+  }
+
+  private boolean allGroupsStable(Admin admin) {
+    try {
+      Map<String, ConsumerGroupDescription> groups = admin.describeConsumerGroups(List.copyOf(groupByChild.values()))
+          .all().get(5, TimeUnit.SECONDS);
+      return groups.values().stream().allMatch(g -> g.groupState() == GroupState.STABLE && !g.members().isEmpty()
+          && g.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty()));
+    } catch (ExecutionException | TimeoutException e) {
+      // the group does not exist yet, or the coordinator is still loading: ask again
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Stops chain-poller, then streams-app. Idempotent. */
+  @Override
+  public void close() {
+    List<ChildProcess> reversed = new ArrayList<>(children);
+    java.util.Collections.reverse(reversed);
+    for (ChildProcess child : reversed) {
+      child.close();
+    }
+  }
+}

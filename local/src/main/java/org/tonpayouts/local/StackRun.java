@@ -1,0 +1,268 @@
+package org.tonpayouts.local;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.ton.wallet.Subwallets;
+
+/**
+ * One run of the local stack from start to stop: run directory and log, the in-process servers,
+ * the two child processes, then (driven by a command) funding, the load, settling and the audit.
+ * Closing it stops everything; a JVM shutdown hook does the same on Ctrl-C.
+ */
+public final class StackRun implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(StackRun.class);
+  private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
+  /** What devnet credits each paying wallet: enough for thousands of demo transfers and their fees. */
+  public static final long FUNDING_NANO = 100_000_000_000L;
+
+  private final RunOptions options;
+  private final PrintWriter out;
+  private final Clock clock;
+  private final RunDirectory run;
+  private final RunKey key;
+  private final WalletSet wallets;
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+  private final Thread shutdownHook;
+  private LocalStack stack;
+  private StackProcesses processes;
+  private BlockClock blockClock;
+  private boolean closed;
+
+  private StackRun(RunOptions options, PrintWriter out, Clock clock) {
+    this.options = options;
+    this.out = out;
+    this.clock = clock;
+    this.run = RunDirectory.create(options.dataDir(), clock);
+    LauncherLogging.toFile(run.file("launcher.log"));
+    this.key = options.walletSecretFile().map(RunKey::fromFile).orElseGet(RunKey::random);
+    this.wallets = new WalletSet(new Subwallets(key.key(), 0), Subwallets.DEFAULT_SUBWALLET_ID, options.wallets(),
+        Math.min(100, Math.max(10, options.wallets())));
+    this.shutdownHook = new Thread(this::closeOnSignal, "local-stack-shutdown");
+  }
+
+  /** Starts the servers and both children and waits until the children have joined their groups. */
+  public static StackRun start(RunOptions options, PrintWriter out, Clock clock) throws InterruptedException {
+    options.home().requireJars();
+    StackRun run = new StackRun(options, out, clock);
+    Runtime.getRuntime().addShutdownHook(run.shutdownHook);
+    try {
+      run.startAll();
+      return run;
+    } catch (RuntimeException | InterruptedException e) {
+      run.close();
+      throw e;
+    }
+  }
+
+  private void startAll() throws InterruptedException {
+    say("run directory %s", run.dir());
+    say("starting %s in this process ...",
+        options.onDevnet() ? "Kafka (KRaft), PostgreSQL and devnet" : "Kafka (KRaft) and PostgreSQL");
+    stack = LocalStack.start(options.partitions(),
+        options.onDevnet() ? Optional.of(options.blockInterval()) : Optional.empty());
+    toClose.add(stack);
+    if (options.onDevnet()) {
+      Devnet devnet = stack.devnet().orElseThrow();
+      blockClock = BlockClock.start(devnet, clock);
+      toClose.add(0, blockClock);
+      say("devnet %s (block %d ms), Kafka %s, PostgreSQL %s", devnet.baseUrl(), options.blockInterval().toMillis(),
+          stack.kafka().bootstrapServers(), stack.ledgerJdbcUrl());
+    } else {
+      say("TON API %s (external: the %d wallets must be funded; list them with ./payouts wallets --from %d"
+          + " --count %d%s --wallet-secret-file <file>)", options.externalApi().orElseThrow(), wallets.count(),
+          wallets.firstSubwallet(), wallets.count(), options.testnet() ? " --testnet" : "");
+      log.warn("external TON API: wallets are not funded by the launcher subwallets={}..{}", wallets.firstSubwallet(),
+          wallets.lastSubwallet());
+    }
+    ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run);
+    List<ChildSpec> specs = List.of(config.streamsApp(options.home().streamsAppJar()),
+        config.chainPoller(options.home().chainPollerJar()));
+    processes = StackProcesses.start(specs, Map.of(
+        ChildConfig.STREAMS_APP, PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG)
+            .toString(),
+        ChildConfig.CHAIN_POLLER, PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG)
+            .toString()));
+    toClose.add(0, processes);
+    for (ChildProcess child : processes.children()) {
+      say("%s pid %d (java %s), log %s", child.name(), child.pid(), ChildSpec.MAX_HEAP, child.spec().logFile());
+    }
+    say("waiting for streams-app and chain-poller to join their consumer groups ...");
+    processes.awaitReady(stack.kafka().admin(), READY_TIMEOUT);
+  }
+
+  private ChildConfig.Settings childSettings() {
+    URI api = options.externalApi().orElseGet(() -> stack.devnet().orElseThrow().baseUrl());
+    return new ChildConfig.Settings(stack.kafka().bootstrapServers(), stack.ledgerJdbcUrl(), stack.postgres().user(),
+        api, options.onDevnet() ? RunOptions.DEVNET_REQUESTS_PER_SECOND : options.apiRequestsPerSecond(),
+        options.testnet(), wallets.firstSubwallet(), Math.max(wallets.lastSubwallet(),
+            Subwallets.DEFAULT_SUBWALLET_ID + 9_999L), key.secretFile());
+  }
+
+  private ChildConfig.Secrets childSecrets() {
+    return new ChildConfig.Secrets(key.seedHex(), options.apiKeyFile().map(RunKey::readApiKey),
+        stack.postgres().password());
+  }
+
+  public RunDirectory directory() {
+    return run;
+  }
+
+  public WalletSet wallets() {
+    return wallets;
+  }
+
+  public LocalStack stack() {
+    return stack;
+  }
+
+  public StackProcesses processes() {
+    return processes;
+  }
+
+  public Optional<BlockClock> blockClock() {
+    return Optional.ofNullable(blockClock);
+  }
+
+  public RunOptions options() {
+    return options;
+  }
+
+  /** On devnet, credits every paying wallet; with an external API the operator has funded them. */
+  public void fund() {
+    stack.devnet().ifPresent(devnet -> {
+      for (long id : wallets.subwalletIds()) {
+        devnet.fund(wallets.address(id), FUNDING_NANO);
+      }
+      say("funded %d wallets with %d TON each on devnet", wallets.count(), FUNDING_NANO / 1_000_000_000L);
+    });
+  }
+
+  /**
+   * Produces the load and waits, with a progress display, until every transfer has a settlement,
+   * the deadline passes or a child dies.
+   */
+  public Settling settle(DemoLoad load) throws InterruptedException {
+    List<TransferRef> refs = load.expected().stream().map(ExpectedTransfer::ref).toList();
+    Duration timeout = options.settleTimeoutFor(load);
+    try (SettlementWatcher watcher = SettlementWatcher.start(stack.kafka().bootstrapServers(), clock)) {
+      say("producing %d payout requests (%d transfers) on %d wallets; waiting up to %d s for their settlements",
+          load.requestCount(), load.transferCount(), wallets.count(), timeout.toSeconds());
+      long started = clock.millis();
+      load.produce(stack.kafka().bootstrapServers());
+      long deadline = started + timeout.toMillis();
+      Optional<String> stopped = Optional.empty();
+      try (ProgressDisplay progress = ProgressDisplay.open("settling", refs.size(), out)) {
+        while (true) {
+          int done = watcher.settledCount(refs);
+          Map<SettlementStatus, Integer> counts = watcher.statusCounts(refs);
+          progress.update(done, "failed=" + (done - counts.get(SettlementStatus.SETTLED)));
+          if (done == refs.size()) {
+            break;
+          }
+          Optional<ChildProcess> dead = processes.firstDead();
+          if (dead.isPresent()) {
+            stopped = Optional.of(dead.get().name() + " exited with code " + dead.get().exitCode().orElse(-1)
+                + "; last lines of its log:\n  " + String.join("\n  ", dead.get().tail(10)));
+            break;
+          }
+          if (watcher.failure() != null) {
+            stopped = Optional.of("cannot read payout.settlements: " + watcher.failure());
+            break;
+          }
+          if (clock.millis() > deadline) {
+            stopped = Optional.of("not every transfer settled within " + timeout.toSeconds() + " s");
+            break;
+          }
+          watcher.awaitArrival(Duration.ofMillis(250));
+        }
+      }
+      return result(watcher, refs, started, stopped);
+    }
+  }
+
+  private Settling result(SettlementWatcher watcher, List<TransferRef> refs, long started, Optional<String> stopped) {
+    List<ObservedSettlement> first = new ArrayList<>();
+    for (TransferRef ref : refs) {
+      List<ObservedSettlement> seen = watcher.settlements(ref);
+      if (!seen.isEmpty()) {
+        first.add(seen.get(0));
+      }
+    }
+    long last = stopped.isPresent() ? clock.millis()
+        : first.stream().mapToLong(ObservedSettlement::observedAtMillis).max().orElse(started);
+    first.sort(Comparator.comparingLong(ObservedSettlement::observedAtMillis));
+    Map<SettlementStatus, Integer> counts = new LinkedHashMap<>(watcher.statusCounts(refs));
+    return new Settling(started, last, counts, refs.size() - watcher.settledCount(refs), watcher.duplicateCount(refs),
+        first, stopped);
+  }
+
+  /** Checks the ledger (and, on devnet, the chain) after settling. */
+  public LedgerAudit.Report audit() {
+    return LedgerAudit.run(stack.ledgerJdbcUrl(), stack.postgres().user(), stack.postgres().password(), wallets,
+        stack.devnet());
+  }
+
+  /** Stops the two children (their GC logs are complete afterwards); the servers keep running. */
+  public void stopChildren() {
+    if (processes != null) {
+      processes.close();
+    }
+  }
+
+  /** Blocks until the JVM is asked to stop (Ctrl-C); the shutdown hook then stops everything. */
+  public void awaitInterrupt() throws InterruptedException {
+    say("the stack keeps running: Kafka %s, PostgreSQL %s%s. Ctrl-C stops it.", stack.kafka().bootstrapServers(),
+        stack.ledgerJdbcUrl(), stack.devnet().map(d -> ", devnet " + d.baseUrl()).orElse(""));
+    Thread.currentThread().join();
+  }
+
+  private void say(String format, Object... args) {
+    out.printf(format + "%n", args);
+    out.flush();
+  }
+
+  private void closeOnSignal() {
+    out.println();
+    out.println("stopping the local stack ...");
+    out.flush();
+    closeAll();
+  }
+
+  @Override
+  public void close() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // the JVM is already shutting down: the hook is doing the same work
+    }
+    closeAll();
+  }
+
+  private synchronized void closeAll() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (AutoCloseable c : toClose) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        log.warn("could not stop {} error={}", c, e.toString());
+      }
+    }
+    log.info("local stack stopped run={}", run.dir());
+  }
+}
