@@ -1,5 +1,6 @@
 package org.tonpayouts.devnet;
 
+import org.tonpayouts.ton.wallet.TextComment;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.Base64;
@@ -106,7 +107,7 @@ final class TestWallet {
     if (send.comment() == null) {
       b.storeBit(false);
     } else {
-      b.storeBit(true).storeRef(Cells.commentBody(send.comment()));
+      b.storeBit(true).storeRef(TextComment.encode(send.comment()));
     }
     return b.endCell();
   }

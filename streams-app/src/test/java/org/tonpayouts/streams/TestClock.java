@@ -5,10 +5,27 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.function.Supplier;
 
-/** The system clock plus an offset a test can move forward, to let valid_until pass without waiting. */
+/**
+ * A clock tests move by hand, so valid_until can pass without waiting: either a fixed instant, or
+ * the system clock plus an offset (for tests that also talk to devnet, which runs on real time).
+ */
 public final class TestClock extends Clock {
+  private final Supplier<Instant> base;
   private volatile Duration offset = Duration.ZERO;
+
+  private TestClock(Supplier<Instant> base) {
+    this.base = base;
+  }
+
+  public static TestClock fixedAt(Instant start) {
+    return new TestClock(() -> start);
+  }
+
+  public static TestClock systemPlusOffset() {
+    return new TestClock(Instant::now);
+  }
 
   public void advance(Duration by) {
     offset = offset.plus(by);
@@ -16,7 +33,7 @@ public final class TestClock extends Clock {
 
   @Override
   public Instant instant() {
-    return Instant.now().plus(offset);
+    return base.get().plus(offset);
   }
 
   @Override
@@ -26,6 +43,6 @@ public final class TestClock extends Clock {
 
   @Override
   public Clock withZone(ZoneId zone) {
-    throw new UnsupportedOperationException("UTC only");
+    throw new UnsupportedOperationException("tests use UTC");
   }
 }

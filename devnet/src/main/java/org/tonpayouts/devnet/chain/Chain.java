@@ -1,5 +1,6 @@
 package org.tonpayouts.devnet.chain;
 
+import org.tonpayouts.ton.wallet.TextComment;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -411,7 +412,7 @@ public final class Chain {
     }
     WalletData wallet = account.wallet;
     Cell order = relaxedInternal(transfer.destination, transfer.amount, transfer.bounce,
-        transfer.comment == null ? null : Cells.commentBody(transfer.comment));
+        transfer.comment == null ? null : TextComment.encode(transfer.comment));
     Cell body = CellBuilder.beginCell()
         .storeBytes(new byte[64]) // nobody's signature: the point is that we did not sign it
         .storeUint(wallet.subwalletId(), 32)
@@ -642,7 +643,7 @@ public final class Chain {
         .build();
     Cell cell = Message.builder().info(info).init(init).body(body).build().toCell();
     return new DevnetMessage(Cells.hex(cell.getHash()), source, destination, value, fwdFee, createdLt, createdAt,
-        bounce, bounced, body, initCell, Cells.textComment(body));
+        bounce, bounced, body, initCell, TextComment.decode(body));
   }
 
   private static Cell relaxedInternal(TonAddress destination, long amount, boolean bounce, Cell body) {

@@ -2,6 +2,7 @@ package org.tonpayouts.streams.ledger;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -238,80 +240,42 @@ public final class Ledger {
   }
 
   private List<LedgerRow> insert(Connection c, List<Intent> batch, Instant now) throws SQLException {
-    int n = batch.size();
-    String[] requestIds = new String[n];
-    String[] transferIds = new String[n];
-    Integer[] transferIndexes = new Integer[n];
-    Integer[] attempts = new Integer[n];
-    Long[] subwallets = new Long[n];
-    String[] wallets = new String[n];
-    String[] destinations = new String[n];
-    Long[] amounts = new Long[n];
-    Long[] seqnos = new Long[n];
-    String[] hashes = new String[n];
-    String[] normalizedHashes = new String[n];
-    String[] bocs = new String[n];
-    Long[] validUntils = new Long[n];
-    for (int i = 0; i < n; i++) {
-      Intent intent = batch.get(i);
-      requestIds[i] = intent.requestId();
-      transferIds[i] = intent.transferId();
-      transferIndexes[i] = intent.transferIndex();
-      attempts[i] = intent.attempt();
-      subwallets[i] = intent.subwalletId();
-      wallets[i] = intent.walletAddress();
-      destinations[i] = intent.destination();
-      amounts[i] = intent.amountNano();
-      seqnos[i] = intent.seqno();
-      hashes[i] = intent.messageHash();
-      normalizedHashes[i] = intent.normalizedHash();
-      bocs[i] = intent.boc();
-      validUntils[i] = intent.validUntil().getEpochSecond();
-    }
     try (PreparedStatement ps = c.prepareStatement(INSERT_INTENTS)) {
       int p = 1;
       ps.setObject(p++, timestamp(now));
       ps.setObject(p++, timestamp(now));
-      ps.setArray(p++, c.createArrayOf("text", requestIds));
-      ps.setArray(p++, c.createArrayOf("text", transferIds));
-      ps.setArray(p++, c.createArrayOf("int4", transferIndexes));
-      ps.setArray(p++, c.createArrayOf("int4", attempts));
-      ps.setArray(p++, c.createArrayOf("int8", subwallets));
-      ps.setArray(p++, c.createArrayOf("text", wallets));
-      ps.setArray(p++, c.createArrayOf("text", destinations));
-      ps.setArray(p++, c.createArrayOf("int8", amounts));
-      ps.setArray(p++, c.createArrayOf("int8", seqnos));
-      ps.setArray(p++, c.createArrayOf("text", hashes));
-      ps.setArray(p++, c.createArrayOf("text", normalizedHashes));
-      ps.setArray(p++, c.createArrayOf("text", bocs));
-      ps.setArray(p, c.createArrayOf("int8", validUntils));
+      ps.setArray(p++, column(c, "text", batch, Intent::requestId));
+      ps.setArray(p++, column(c, "text", batch, Intent::transferId));
+      ps.setArray(p++, column(c, "int4", batch, Intent::transferIndex));
+      ps.setArray(p++, column(c, "int4", batch, Intent::attempt));
+      ps.setArray(p++, column(c, "int8", batch, Intent::subwalletId));
+      ps.setArray(p++, column(c, "text", batch, Intent::walletAddress));
+      ps.setArray(p++, column(c, "text", batch, Intent::destination));
+      ps.setArray(p++, column(c, "int8", batch, Intent::amountNano));
+      ps.setArray(p++, column(c, "int8", batch, Intent::seqno));
+      ps.setArray(p++, column(c, "text", batch, Intent::messageHash));
+      ps.setArray(p++, column(c, "text", batch, Intent::normalizedHash));
+      ps.setArray(p++, column(c, "text", batch, Intent::boc));
+      ps.setArray(p, column(c, "int8", batch, i -> i.validUntil().getEpochSecond()));
       return readRows(ps);
     }
   }
 
   private List<LedgerRow> findConflicting(Connection c, List<Intent> intents) throws SQLException {
-    int n = intents.size();
-    String[] hashes = new String[n];
-    String[] requestIds = new String[n];
-    String[] transferIds = new String[n];
-    String[] wallets = new String[n];
-    Long[] seqnos = new Long[n];
-    for (int i = 0; i < n; i++) {
-      Intent intent = intents.get(i);
-      hashes[i] = intent.messageHash();
-      requestIds[i] = intent.requestId();
-      transferIds[i] = intent.transferId();
-      wallets[i] = intent.walletAddress();
-      seqnos[i] = intent.seqno();
-    }
     try (PreparedStatement ps = c.prepareStatement(FIND_CONFLICTING)) {
-      ps.setArray(1, c.createArrayOf("text", hashes));
-      ps.setArray(2, c.createArrayOf("text", requestIds));
-      ps.setArray(3, c.createArrayOf("text", transferIds));
-      ps.setArray(4, c.createArrayOf("text", wallets));
-      ps.setArray(5, c.createArrayOf("int8", seqnos));
+      ps.setArray(1, column(c, "text", intents, Intent::messageHash));
+      ps.setArray(2, column(c, "text", intents, Intent::requestId));
+      ps.setArray(3, column(c, "text", intents, Intent::transferId));
+      ps.setArray(4, column(c, "text", intents, Intent::walletAddress));
+      ps.setArray(5, column(c, "int8", intents, Intent::seqno));
       return readRows(ps);
     }
+  }
+
+  /** One field of every intent as an SQL array, for the {@code unnest} statements (one round trip per batch). */
+  private static Array column(Connection c, String sqlType, List<Intent> intents, Function<Intent, Object> field)
+      throws SQLException {
+    return c.createArrayOf(sqlType, intents.stream().map(field).toArray());
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -623,6 +587,28 @@ public final class Ledger {
             requestId,
             transferId);
     return rows.stream().findFirst();
+  }
+
+  /**
+   * The non-expired attempts of many transfers in one round trip: {@code requestIds[i]} and
+   * {@code transferIds[i]} name one transfer; transfers without an attempt are simply absent.
+   */
+  public List<LedgerRow> findCurrentAttempts(List<String> requestIds, List<String> transferIds) {
+    if (requestIds.isEmpty()) {
+      return List.of();
+    }
+    return run(
+        "query the ledger",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(
+              "select " + COLUMNS + " from ton_transactions"
+                  + " join unnest(?::text[], ?::text[]) as k(request_id, transfer_id) using (request_id, transfer_id)"
+                  + " where status <> 'EXPIRED'")) {
+            ps.setArray(1, c.createArrayOf("text", requestIds.toArray()));
+            ps.setArray(2, c.createArrayOf("text", transferIds.toArray()));
+            return readRows(ps);
+          }
+        });
   }
 
   /** Every message ever signed for the transfer, oldest attempt first. */

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -68,29 +67,30 @@ public final class IssuingRound {
     Map<String, IssueTask> taskByHash = new HashMap<>();
     List<IssueTask> fresh = new ArrayList<>();
 
+    Map<TransferKey, LedgerRow> current = currentAttempts(tasks);
     for (IssueTask task : tasks) {
-      Optional<LedgerRow> existing = ledger.findCurrentAttempt(task.requestId(), task.transferId());
-      if (existing.isEmpty()) {
+      LedgerRow existing = current.get(TransferKey.of(task));
+      if (existing == null) {
         fresh.add(task);
-      } else if (existing.get().status().isLive()) {
-        toSend.add(existing.get());
-        taskByHash.put(existing.get().messageHash(), task);
+      } else if (existing.status().isLive()) {
+        toSend.add(existing);
+        taskByHash.put(existing.messageHash(), task);
         log.info("resuming message subwallet={} request={} transfer={} seqno={} hash={} status={}",
-            task.subwalletId(), task.requestId(), task.transferId(), existing.get().seqno(),
-            existing.get().messageHash(), existing.get().status());
+            task.subwalletId(), task.requestId(), task.transferId(), existing.seqno(), existing.messageHash(),
+            existing.status());
       } else {
-        outcomes.add(new IssueOutcome.AlreadyDecided(task, existing.get()));
+        outcomes.add(new IssueOutcome.AlreadyDecided(task, existing));
       }
     }
 
     List<Intent> intents = signFresh(fresh, outcomes);
     Map<String, Boolean> resumed = new HashMap<>();
     toSend.forEach(row -> resumed.put(row.messageHash(), true));
-    Map<IssueTask, Intent> intentByTask = new HashMap<>();
     if (!intents.isEmpty()) {
-      List<RecordedIntent> recorded = ledger.recordIntents(intents);
-      for (RecordedIntent r : recorded) {
-        IssueTask task = taskFor(fresh, r.intent());
+      Map<TransferKey, IssueTask> freshByKey = new HashMap<>();
+      fresh.forEach(t -> freshByKey.put(TransferKey.of(t), t));
+      for (RecordedIntent r : ledger.recordIntents(intents)) {
+        IssueTask task = freshByKey.get(new TransferKey(r.intent().requestId(), r.intent().transferId()));
         if (r.inserted()) {
           toSend.add(r.row());
           taskByHash.put(r.row().messageHash(), task);
@@ -121,13 +121,26 @@ public final class IssuingRound {
     return outcomes;
   }
 
-  private static IssueTask taskFor(List<IssueTask> tasks, Intent intent) {
-    for (IssueTask t : tasks) {
-      if (t.requestId().equals(intent.requestId()) && t.transferId().equals(intent.transferId())) {
-        return t;
-      }
+  /** A transfer's identity: request id and transfer id. */
+  private record TransferKey(String requestId, String transferId) {
+    static TransferKey of(IssueTask task) {
+      return new TransferKey(task.requestId(), task.transferId());
     }
-    throw new IllegalStateException("no task for intent " + intent.requestId() + "/" + intent.transferId());
+  }
+
+  /** The live or decided attempt of every task's transfer, read in one round trip. */
+  private Map<TransferKey, LedgerRow> currentAttempts(List<IssueTask> tasks) {
+    List<String> requestIds = new ArrayList<>();
+    List<String> transferIds = new ArrayList<>();
+    tasks.forEach(t -> {
+      requestIds.add(t.requestId());
+      transferIds.add(t.transferId());
+    });
+    Map<TransferKey, LedgerRow> rows = new HashMap<>();
+    for (LedgerRow row : ledger.findCurrentAttempts(requestIds, transferIds)) {
+      rows.put(new TransferKey(row.requestId(), row.transferId()), row);
+    }
+    return rows;
   }
 
   /** Fresh seqno reads for all tasks at once, the stale-read guard, then signing. */

@@ -27,6 +27,7 @@ import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.LedgerConflictException;
 import org.tonpayouts.streams.ledger.LedgerRow;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.wallet.Subwallets;
 
 /**
@@ -215,11 +216,11 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     for (String key : readyWallets) {
       WalletState state = wallets.get(key);
       if (state != null && state.readyToIssue()) {
+        TonAddress wallet = deps.subwallets().address(state.subwalletId());
         if (state.lastAppliedSeqno() == null) {
-          state = state.withLastAppliedSeqno(
-              deps.ledger().highestAppliedSeqno(deps.subwallets().address(state.subwalletId()).toRaw()).orElse(null));
+          state = state.withLastAppliedSeqno(deps.ledger().highestAppliedSeqno(wallet.toRaw()).orElse(null));
         }
-        tasks.add(IssueTask.of(state, deps.subwallets().address(state.subwalletId())));
+        tasks.add(IssueTask.of(state, wallet));
       }
     }
     readyWallets.clear();

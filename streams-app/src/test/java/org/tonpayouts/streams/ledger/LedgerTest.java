@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.ledger;
 
+import org.tonpayouts.streams.TestClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
@@ -44,7 +45,7 @@ class LedgerTest {
   private static HikariDataSource dataSource;
   private static int migrationsAtStart;
 
-  private MutableClock clock;
+  private TestClock clock;
   private Ledger ledger;
 
   @BeforeAll
@@ -64,7 +65,7 @@ class LedgerTest {
   @BeforeEach
   void emptyLedger() throws SQLException {
     execute("truncate ton_transactions, wallet_audit");
-    clock = new MutableClock(START);
+    clock = TestClock.fixedAt(START);
     ledger = new Ledger(dataSource, clock);
   }
 

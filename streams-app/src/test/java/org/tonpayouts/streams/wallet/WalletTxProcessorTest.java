@@ -100,7 +100,7 @@ class WalletTxProcessorTest {
       s.execute("truncate ton_transactions, wallet_audit");
     }
     stateDir = Files.createTempDirectory("wallet-tx-test");
-    clock = new TestClock();
+    clock = TestClock.systemPlusOffset();
     ledger = new Ledger(database, clock);
     openDriver();
   }

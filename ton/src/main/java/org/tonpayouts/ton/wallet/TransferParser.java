@@ -1,11 +1,6 @@
 package org.tonpayouts.ton.wallet;
 
-import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -100,37 +95,7 @@ public final class TransferParser {
       throw new IllegalArgumentException("order " + index + " amount " + coins + " exceeds a long");
     }
     return new ParsedTransfer.ParsedOrder(mode, address(info.getDstAddr(), "order " + index + " destination"),
-        coins.longValue(), info.getBounce(), textComment(m.getBody()));
-  }
-
-  /** The text of a {@code 0x00000000} text-comment body (snake cells), or null for any other body. */
-  static String textComment(Cell body) {
-    if (body == null) {
-      return null;
-    }
-    CellSlice cs = CellSlice.beginParse(body);
-    if (cs.getRestBits() < 32 || cs.loadUint(32).signum() != 0) {
-      return null;
-    }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    while (true) {
-      if (cs.getRestBits() % 8 != 0) {
-        return null;
-      }
-      bytes.writeBytes(cs.loadBytes(cs.getRestBits()));
-      if (cs.getRefsCount() == 0) {
-        break;
-      }
-      cs = CellSlice.beginParse(cs.loadRef());
-    }
-    try {
-      return StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes.toByteArray()))
-          .toString();
-    } catch (CharacterCodingException e) {
-      return null;
-    }
+        coins.longValue(), info.getBounce(), TextComment.decode(m.getBody()));
   }
 
   private static TonAddress address(MsgAddressInt address, String what) {

@@ -1,9 +1,7 @@
 package org.tonpayouts.ton.wallet;
 
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -38,7 +36,6 @@ public final class TransferSigner {
   public static final int SEND_MODE = 3;
   public static final int MAX_ORDERS = 4;
   private static final int OP_SIMPLE_SEND = 0;
-  private static final int TEXT_COMMENT_OP = 0;
   private static final int CELL_REFS = 4;
 
   private final Subwallets subwallets;
@@ -118,7 +115,7 @@ public final class TransferSigner {
         .build()
         .toCell();
     CellBuilder b = CellBuilder.beginCell().storeCell(info).storeBit(false); // init: nothing
-    Cell body = order.comment() == null ? null : textComment(order.comment());
+    Cell body = order.comment() == null ? null : TextComment.encode(order.comment());
     storeEither(b, body);
     return b.endCell();
   }
@@ -153,26 +150,6 @@ public final class TransferSigner {
     } else {
       b.storeBit(true).storeRef(body);
     }
-  }
-
-  /**
-   * Text comment: 32-bit zero op and UTF-8 text, as a snake (each cell filled to its last whole
-   * byte, the rest in its only reference), as {@code storeStringTail} in the JS SDK.
-   */
-  static Cell textComment(String comment) {
-    byte[] bytes = comment.getBytes(StandardCharsets.UTF_8);
-    CellBuilder head = CellBuilder.beginCell().storeUint(TEXT_COMMENT_OP, 32);
-    return snake(head, bytes, 0);
-  }
-
-  private static Cell snake(CellBuilder b, byte[] bytes, int from) {
-    int room = b.getFreeBits() / 8;
-    int n = Math.min(room, bytes.length - from);
-    b.storeBytes(Arrays.copyOfRange(bytes, from, from + n));
-    if (from + n < bytes.length) {
-      b.storeRef(snake(CellBuilder.beginCell(), bytes, from + n));
-    }
-    return b.endCell();
   }
 
   private static MsgAddressIntStd msgAddress(TonAddress address) {

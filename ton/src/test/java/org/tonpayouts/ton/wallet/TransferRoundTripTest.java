@@ -76,7 +76,7 @@ class TransferRoundTripTest {
 
   @Test
   void longCommentIsASnakeOfFullCells() {
-    Cell body = TransferSigner.textComment(LONG_COMMENT);
+    Cell body = TextComment.encode(LONG_COMMENT);
     byte[] utf8 = LONG_COMMENT.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     // First cell: 32-bit op + 123 bytes; then 127 bytes per cell, one ref each.
@@ -89,7 +89,7 @@ class TransferRoundTripTest {
       cells++;
     }
     assertThat(cells).isEqualTo(1 + (utf8.length - 123 + 126) / 127);
-    assertThat(TransferParser.textComment(body)).isEqualTo(LONG_COMMENT);
+    assertThat(TextComment.decode(body)).isEqualTo(LONG_COMMENT);
   }
 
   static List<Vectors.TransferVector> vectors() {
