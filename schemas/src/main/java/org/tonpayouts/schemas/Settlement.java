@@ -3,8 +3,9 @@ package org.tonpayouts.schemas;
 import java.time.Instant;
 
 /**
- * Published to {@code payout.settlements}: the one terminal outcome of one requested transfer,
- * what downstream services book. Every accepted transfer gets exactly one.
+ * Published to {@code payout.settlements}: the outcome of one requested transfer, what
+ * downstream services book. Every accepted transfer gets exactly one terminal settlement; a
+ * bounced payout later gets a {@link SettlementStatus#BOUNCED} correction.
  *
  * @param schemaVersion version of this shape, {@link #SCHEMA_VERSION} when written by this code
  * @param requestId producer's request id
@@ -23,6 +24,7 @@ import java.time.Instant;
  * @param reason why the status is not {@code SETTLED}, for operators; null when settled
  * @param requestedAt the request's {@code createdAt}
  * @param settledAt when the outcome was decided
+ * @param returnedNano for BOUNCED, the nanotons that came back to the wallet; null otherwise
  */
 public record Settlement(
     int schemaVersion,
@@ -41,7 +43,8 @@ public record Settlement(
     String messageHash,
     String reason,
     Instant requestedAt,
-    Instant settledAt) {
+    Instant settledAt,
+    @JsonLongAsString Long returnedNano) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -68,6 +71,11 @@ public record Settlement(
     }
     Check.present(requestedAt, "requestedAt");
     Check.present(settledAt, "settledAt");
+    Check.nonNegative(returnedNano, "returnedNano");
+    if (status == SettlementStatus.BOUNCED) {
+      Check.present(txHash, "txHash of a BOUNCED settlement");
+      Check.present(returnedNano, "returnedNano of a BOUNCED settlement");
+    }
   }
 
   /** A settlement in the current schema version (arguments in record order). */
@@ -78,7 +86,17 @@ public record Settlement(
       Instant settledAt) {
     return new Settlement(SCHEMA_VERSION, requestId, transferId, transferIndex, subwalletId, kind,
         destination, amountNano, status, txHash, lt, seqno, feeNano, messageHash, reason,
-        requestedAt, settledAt);
+        requestedAt, settledAt, null);
+  }
+
+  /** This settlement as a BOUNCED correction: the bounce transaction and what came back. */
+  public static Settlement bounced(
+      String requestId, String transferId, int transferIndex, long subwalletId, TransferKind kind,
+      String destination, long amountNano, String bounceTxHash, Long bounceLt, Long seqno,
+      String messageHash, long returnedNano, String reason, Instant requestedAt, Instant settledAt) {
+    return new Settlement(SCHEMA_VERSION, requestId, transferId, transferIndex, subwalletId, kind,
+        destination, amountNano, SettlementStatus.BOUNCED, bounceTxHash, bounceLt, seqno, null,
+        messageHash, reason, requestedAt, settledAt, returnedNano);
   }
 
   /**

@@ -1,6 +1,7 @@
 package org.tonpayouts.schemas;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Published to {@code payout.submissions} after a signed external message was persisted and
@@ -19,8 +20,18 @@ import java.time.Instant;
  * @param destination destination address as requested
  * @param amountNano nanotons sent, positive; written as a JSON string
  * @param attempt 1 for the first message of a transfer, then 2, 3... for re-signed messages
- *     (only after the previous one provably can never apply)
+ *     (only after the previous one provably can never apply); every attempt of a transfer is
+ *     signed with the same seqno, so the wallet applies at most one of them
  * @param submittedAt when the message was handed to the API
+ * @param transferHashes every message hash signed for this transfer so far, oldest first, this
+ *     one last: a transaction carrying ANY of them settles the transfer
+ * @param firstSubmittedAt when the transfer's first message was handed to the API: scans for the
+ *     transfer reach back to it
+ * @param bounce the bounce flag of the internal message: a bounceable payout to an account that
+ *     cannot take it comes back, and the poller watches for that
+ * @param recheck true when streams-app asks the poller to establish the transfer's outcome from
+ *     the chain again (its seqno moved past the transfer without a verdict, or no verdict came in
+ *     time): the poller re-derives it even if it remembers a verdict for this hash
  */
 public record Submission(
     int schemaVersion,
@@ -36,7 +47,11 @@ public record Submission(
     String destination,
     @JsonLongAsString long amountNano,
     int attempt,
-    Instant submittedAt) {
+    Instant submittedAt,
+    List<String> transferHashes,
+    Instant firstSubmittedAt,
+    boolean bounce,
+    boolean recheck) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -57,15 +72,40 @@ public record Submission(
     Check.positive(amountNano, "amountNano");
     Check.positive(attempt, "attempt");
     Check.present(submittedAt, "submittedAt");
+    Check.present(transferHashes, "transferHashes");
+    transferHashes = List.copyOf(transferHashes);
+    transferHashes.forEach(h -> Check.hash(h, "transferHashes[]"));
+    if (transferHashes.isEmpty() || !transferHashes.get(transferHashes.size() - 1).equals(messageHash)) {
+      throw new IllegalArgumentException("transferHashes must end with messageHash " + messageHash);
+    }
+    Check.present(firstSubmittedAt, "firstSubmittedAt");
   }
 
   /** A submission in the current schema version (arguments in record order). */
   public static Submission of(
       String requestId, String transferId, int transferIndex, long subwalletId,
       String walletAddress, long seqno, String messageHash, String normalizedHash,
-      long validUntil, String destination, long amountNano, int attempt, Instant submittedAt) {
+      long validUntil, String destination, long amountNano, int attempt, Instant submittedAt,
+      List<String> transferHashes, Instant firstSubmittedAt, boolean bounce, boolean recheck) {
     return new Submission(SCHEMA_VERSION, requestId, transferId, transferIndex, subwalletId,
         walletAddress, seqno, messageHash, normalizedHash, validUntil, destination, amountNano,
-        attempt, submittedAt);
+        attempt, submittedAt, transferHashes, firstSubmittedAt, bounce, recheck);
+  }
+
+  /** The first message of a transfer: its own hash is the transfer's only one so far. */
+  public static Submission first(
+      String requestId, String transferId, int transferIndex, long subwalletId,
+      String walletAddress, long seqno, String messageHash, String normalizedHash,
+      long validUntil, String destination, long amountNano, Instant submittedAt, boolean bounce) {
+    return of(requestId, transferId, transferIndex, subwalletId, walletAddress, seqno, messageHash,
+        normalizedHash, validUntil, destination, amountNano, 1, submittedAt, List.of(messageHash),
+        submittedAt, bounce, false);
+  }
+
+  /** This submission as a request to re-establish the transfer's outcome from the chain. */
+  public Submission asRecheck(Instant at) {
+    return new Submission(schemaVersion, requestId, transferId, transferIndex, subwalletId,
+        walletAddress, seqno, messageHash, normalizedHash, validUntil, destination, amountNano,
+        attempt, at, transferHashes, firstSubmittedAt, bounce, true);
   }
 }

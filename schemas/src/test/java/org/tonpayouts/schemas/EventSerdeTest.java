@@ -7,6 +7,7 @@ import static org.tonpayouts.schemas.Fixtures.utf8;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.stream.Stream;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
@@ -162,7 +163,8 @@ class EventSerdeTest {
   @Test
   void shouldKeepRecordsFromBeingBuiltWithBadValues() {
     assertThatThrownBy(() -> Submission.of("r", "t", 0, 1, Fixtures.WALLET_RAW, 1,
-        "AAAA" + Fixtures.MSG_HASH.substring(4), Fixtures.NORM_HASH, 1, "d", 1, 1, Fixtures.T0))
+        "AAAA" + Fixtures.MSG_HASH.substring(4), Fixtures.NORM_HASH, 1, "d", 1, 1, Fixtures.T0,
+        List.of(Fixtures.MSG_HASH), Fixtures.T0, false, false))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("messageHash must be 64 lowercase hex digits");
     assertThatThrownBy(() -> new TransferRequest("t", TransferKind.PAYOUT, Fixtures.DEST_RAW, 0, null, null))

@@ -17,6 +17,8 @@ final class Fixtures {
   static final String MSG_HASH = "0123456789abcdef".repeat(4);
   static final String NORM_HASH = "fedcba9876543210".repeat(4);
   static final String TX_HASH = "00ff".repeat(16);
+  static final String OLD_MSG_HASH = "aa55".repeat(16);
+  static final String BOUNCE_TX_HASH = "77ee".repeat(16);
 
   private Fixtures() {
   }
@@ -29,8 +31,10 @@ final class Fixtures {
   }
 
   static Submission submission() {
+    // a second attempt: same seqno as the first, the first's hash kept with the transfer
     return Submission.of("req-42", "t2", 1, SUBWALLET, WALLET_RAW, 17, MSG_HASH, NORM_HASH,
-        1_772_366_460L, DEST_RAW, ABOVE_2_53, 1, T0.plusMillis(1234));
+        1_772_366_460L, DEST_RAW, ABOVE_2_53, 2, T0.plusMillis(71_234), List.of(OLD_MSG_HASH, MSG_HASH),
+        T0.plusMillis(1234), true, false);
   }
 
   static Confirmation confirmed() {
@@ -40,7 +44,19 @@ final class Fixtures {
 
   static Confirmation expired() {
     return Confirmation.of("req-42", "t2", SUBWALLET, MSG_HASH, 17, ConfirmationStatus.EXPIRED,
-        null, null, null, null, "valid_until passed, seqno still 17", T0.plusSeconds(90));
+        null, null, null, null, "valid_until passed, seqno still 17", T0.plusSeconds(90), 1_772_366_471L, null);
+  }
+
+  static Confirmation bounced() {
+    return Confirmation.of("req-42", "t2", SUBWALLET, MSG_HASH, 17, ConfirmationStatus.BOUNCED,
+        BOUNCE_TX_HASH, 42_000_007L, 1_772_366_403L, null, "bounced by " + DEST_RAW, T0.plusSeconds(3), null,
+        ABOVE_2_53 - 400_000L);
+  }
+
+  static Settlement bouncedSettlement() {
+    return Settlement.bounced("req-42", "t2", 1, SUBWALLET, TransferKind.COMMISSION_SWEEP, DEST_RAW, ABOVE_2_53,
+        BOUNCE_TX_HASH, 42_000_007L, 17L, MSG_HASH, ABOVE_2_53 - 400_000L, "bounced by " + DEST_RAW, T0,
+        T0.plusSeconds(3));
   }
 
   static Settlement settled() {
@@ -75,6 +91,8 @@ final class Fixtures {
         new Object[] {Topics.PAYOUT_SUBMISSIONS, submission()},
         new Object[] {Topics.PAYOUT_CONFIRMATIONS, confirmed()},
         new Object[] {Topics.PAYOUT_CONFIRMATIONS, expired()},
+        new Object[] {Topics.PAYOUT_CONFIRMATIONS, bounced()},
+        new Object[] {Topics.PAYOUT_SETTLEMENTS, bouncedSettlement()},
         new Object[] {Topics.PAYOUT_SETTLEMENTS, settled()},
         new Object[] {Topics.PAYOUT_SETTLEMENTS, aborted()},
         new Object[] {Topics.PAYOUT_REJECTED, rejectedText()},

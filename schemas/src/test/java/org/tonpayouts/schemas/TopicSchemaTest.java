@@ -1,6 +1,7 @@
 package org.tonpayouts.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.tonpayouts.schemas.Fixtures.utf8;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -100,5 +101,20 @@ class TopicSchemaTest {
     assertThat(schema.validate(Json.mapper().readTree(utf8(withoutReason))))
         .extracting(ValidationMessage::getMessage)
         .containsExactly("$: required property 'reason' not found");
+  }
+
+  @Test
+  void shouldRequireTheNodesTimeForEveryExpiry() throws Exception {
+    JsonSchema schema = PayoutRequestValidator.loadSchema(Topics.PAYOUT_CONFIRMATIONS.schemaResource());
+    String expired = serialized(Topics.PAYOUT_CONFIRMATIONS, Fixtures.expired()).toString();
+    String withoutEvidence = expired.replaceAll(",\"evidenceUtime\":[0-9]+", "");
+    assertThat(withoutEvidence).doesNotContain("evidenceUtime");
+
+    assertThat(schema.validate(Json.mapper().readTree(utf8(withoutEvidence))))
+        .extracting(ValidationMessage::getMessage)
+        .containsExactly("$: required property 'evidenceUtime' not found");
+    assertThatThrownBy(() -> Confirmation.of("r", "t", 1, Fixtures.MSG_HASH, 1, ConfirmationStatus.EXPIRED, null, null,
+        null, null, "valid_until passed", Fixtures.T0))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("evidenceUtime of an EXPIRED confirmation");
   }
 }

@@ -1,5 +1,7 @@
 package org.tonpayouts.ton.api;
 
+import org.ton.ton4j.cell.Cell;
+import org.ton.ton4j.cell.CellSlice;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
@@ -28,6 +30,29 @@ public record ChainMessage(
     String comment,
     String bodyBase64,
     String initState) {
+
+  /** The first 32 bits of a bounced message's body (TON's bounce prefix). */
+  private static final long BOUNCE_PREFIX = 0xFFFF_FFFFL;
+
+  /**
+   * True for a bounced internal message: its body starts with {@code 0xFFFFFFFF} followed by the
+   * start of the original body, which is how the TON VM builds every bounce. toncenter's v2 JSON
+   * has no "bounced" flag, so the body is the evidence.
+   */
+  public boolean isBounce() {
+    if (source == null || bodyBase64 == null || bodyBase64.isBlank()) {
+      return false;
+    }
+    try {
+      CellSlice body = CellSlice.beginParse(Cell.fromBocBase64(bodyBase64));
+      return body.getRestBits() >= 32 && body.loadUint(32).longValue() == BOUNCE_PREFIX;
+    } catch (RuntimeException | Error e) {
+      if (e instanceof VirtualMachineError vme) {
+        throw vme;
+      }
+      return false; // not a cell we can read: not a bounce we can attribute
+    }
+  }
 
   /** True for an inbound external message (no source), the kind our wallets are sent. */
   public boolean isExternalIn() {

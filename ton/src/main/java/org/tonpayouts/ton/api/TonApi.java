@@ -20,6 +20,13 @@ public interface TonApi {
    */
   CompletableFuture<Long> getSeqno(TonAddress address);
 
+  /**
+   * The wallet's seqno, balance and last transaction with the node's {@code sync_utime}, all from
+   * one {@code getAddressInformation} answer (see {@link WalletSnapshot}). Fails with {@link
+   * UnexpectedResponseException} for a frozen account or one whose data is not a wallet's.
+   */
+  CompletableFuture<WalletSnapshot> getWalletSnapshot(TonAddress address);
+
   /** The account's raw state ({@code getAddressInformation}). */
   CompletableFuture<AddressInfo> getAddressInformation(TonAddress address);
 

@@ -33,6 +33,7 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.wallet.WalletData;
 
 /**
  * Asynchronous TON HTTP API v2 client (toncenter-compatible, also talks to devnet): reads wallet
@@ -139,6 +140,34 @@ public final class TonApiClient implements TonApi, AutoCloseable {
   public CompletableFuture<AddressInfo> getAddressInformation(TonAddress address) {
     String method = "getAddressInformation";
     return read(method, get(method, Map.of("address", address.toRaw())), r -> parser.addressInfo(method, r));
+  }
+
+  @Override
+  public CompletableFuture<WalletSnapshot> getWalletSnapshot(TonAddress address) {
+    return getAddressInformation(address).thenApply(info -> snapshotOf(address, info));
+  }
+
+  static WalletSnapshot snapshotOf(TonAddress address, AddressInfo info) {
+    if ("uninitialized".equals(info.state()) || ("active".equals(info.state()) && info.data() == null)) {
+      if (!"uninitialized".equals(info.state())) {
+        throw new UnexpectedResponseException("getAddressInformation",
+            "account " + address.toRaw() + " is active but has no data: not a wallet");
+      }
+      return new WalletSnapshot(info.state(), info.balance(), 0, null, info.lastTransaction(), info.syncUtime());
+    }
+    if (!"active".equals(info.state())) {
+      throw new UnexpectedResponseException("getAddressInformation",
+          "account " + address.toRaw() + " is " + info.state() + ": it has no seqno");
+    }
+    WalletData data;
+    try {
+      data = WalletData.parse(info.data());
+    } catch (IllegalArgumentException e) {
+      throw new UnexpectedResponseException("getAddressInformation",
+          "account " + address.toRaw() + " data is not a WalletV4R2 data cell: " + e.getMessage());
+    }
+    return new WalletSnapshot(info.state(), info.balance(), data.seqno(), data.subwalletId(), info.lastTransaction(),
+        info.syncUtime());
   }
 
   /** Runs a get-method with an empty stack ({@code runGetMethod}); a read, so retried like one. */
