@@ -1,23 +1,19 @@
 package org.tonpayouts.poller;
 
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StreamThreadFailures;
 import org.tonpayouts.runtime.StreamsProperties;
 import org.tonpayouts.ton.api.TonApi;
-import org.tonpayouts.ton.api.TonApiException;
 
 /**
  * One running chain poller: the topology on a {@link KafkaStreams} instance with exactly-once v2,
@@ -46,7 +42,7 @@ public final class ChainPoller implements AutoCloseable {
     Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG));
     props.putAll(extraProperties);
     this.streams = new KafkaStreams(topology, props);
-    streams.setUncaughtExceptionHandler(ChainPoller::onUncaught);
+    streams.setUncaughtExceptionHandler(uncaughtExceptionHandler());
     streams.setStateListener((now, before) -> log.info("state change from={} to={}", before, now));
   }
 
@@ -79,35 +75,8 @@ public final class ChainPoller implements AutoCloseable {
         .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
   }
 
-  /**
-   * One place decides what a dead stream thread means: a transient cause (broker or TON API
-   * trouble, timeouts, I/O) gets a fresh thread, which resumes from the last committed state;
-   * anything else (a bug, a corrupt store) stops this instance rather than loop on it.
-   */
-  static StreamThreadExceptionResponse onUncaught(Throwable e) {
-    if (isTransient(e)) {
-      log.warn("stream thread failed on a transient error, replacing it error={}", WalletScanner.rootMessage(e), e);
-      return StreamThreadExceptionResponse.REPLACE_THREAD;
-    }
-    log.error("stream thread failed, shutting this instance down error={}", WalletScanner.rootMessage(e), e);
-    return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-  }
-
-  static boolean isTransient(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof RetriableException || t instanceof TimeoutException || t instanceof IOException
-          || t instanceof org.apache.kafka.common.errors.TimeoutException) {
-        return true;
-      }
-      if (t instanceof TonApiException api && api.isTransient()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** The handler type, for callers wiring their own {@link KafkaStreams}. */
   public static StreamsUncaughtExceptionHandler uncaughtExceptionHandler() {
-    return ChainPoller::onUncaught;
+    return StreamThreadFailures.handler(t -> false);
   }
 }

@@ -17,6 +17,7 @@ import org.tonpayouts.runtime.PayoutsConfig;
  * @param resolvedRetention how long a verdict is remembered to ignore re-emitted submissions
  * @param pageSize transactions asked per {@code getTransactions} page (1 to 100)
  * @param maxPages pages one wallet's scan may read in a round before it gives up on reaching back
+ * @param bounceWindow how long a confirmed bounceable payout is watched for a bounce (0: not at all)
  */
 public record PollerSettings(
     Duration interval,
@@ -25,7 +26,8 @@ public record PollerSettings(
     int fallbackRounds,
     Duration resolvedRetention,
     int pageSize,
-    int maxPages) {
+    int maxPages,
+    Duration bounceWindow) {
 
   public static final int DEFAULT_PAGE_SIZE = 32;
   public static final int DEFAULT_MAX_PAGES = 16;
@@ -48,6 +50,10 @@ public record PollerSettings(
     if (maxPages < 1) {
       throw new IllegalArgumentException("maxPages must be at least 1, got " + maxPages);
     }
+    Objects.requireNonNull(bounceWindow, "bounceWindow");
+    if (bounceWindow.isNegative()) {
+      throw new IllegalArgumentException("bounceWindow must not be negative, got " + bounceWindow);
+    }
   }
 
   private static void positive(Duration d, String name) {
@@ -66,18 +72,27 @@ public record PollerSettings(
         config.pollerFallbackRounds(),
         config.pollerResolvedRetention(),
         DEFAULT_PAGE_SIZE,
-        DEFAULT_MAX_PAGES);
+        DEFAULT_MAX_PAGES,
+        config.bounceWindow());
   }
 
   public PollerSettings withClockSkew(Duration skew) {
-    return new PollerSettings(interval, skew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages);
+    return new PollerSettings(interval, skew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
+        bounceWindow);
   }
 
   public PollerSettings withFallbackRounds(int rounds) {
-    return new PollerSettings(interval, clockSkew, roundTimeout, rounds, resolvedRetention, pageSize, maxPages);
+    return new PollerSettings(interval, clockSkew, roundTimeout, rounds, resolvedRetention, pageSize, maxPages,
+        bounceWindow);
   }
 
   public PollerSettings withPaging(int size, int pages) {
-    return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, size, pages);
+    return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, size, pages,
+        bounceWindow);
+  }
+
+  public PollerSettings withBounceWindow(Duration window) {
+    return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
+        window);
   }
 }

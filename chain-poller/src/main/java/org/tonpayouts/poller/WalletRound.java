@@ -12,207 +12,250 @@ import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TransactionId;
+import org.tonpayouts.ton.api.WalletSnapshot;
 
 /**
- * The poller's verdicts for one wallet in one round: what the observed transactions and seqno
- * prove about each pending message. Pure: no I/O, no clock of its own, so every rule is testable.
+ * The poller's verdicts for one wallet in one round: what the observed state and transactions
+ * prove about each pending transfer. Pure: no I/O, no clock of its own, so every rule is testable.
  *
- * <p>The rules, in order (DESIGN.md, the safe-retry rule):
+ * <p>Every message of a transfer carries the transfer's seqno N, so at most one of them applies.
+ * The rules, in order (DESIGN.md, the safe-retry rule):
  * <ol>
- *   <li>A transaction whose inbound external message has our hash (or normalized hash) applied
- *       it: {@code CONFIRMED} when it sent something. When it sent nothing, {@code FAILED} only
- *       once a fresh seqno read shows the seqno consumed (the mode-3 send was skipped and the
- *       message can never apply again); with the seqno unchanged the transaction was aborted and
- *       the same message may still apply, so it stays watched.</li>
- *   <li>A message past {@code valid_until} + the clock-skew margin, with the wallet seqno still
- *       at or below its seqno, can never apply: {@code EXPIRED}.</li>
- *   <li>Past expiry with the seqno moved beyond it and no transaction carrying our hash: wait for
- *       one more scan that reaches back to the submission (it may have applied between our scan
- *       and the seqno read). Still nothing: exactly one outgoing message to the same destination
- *       with the same amount since the submission recovers the transaction ({@code CONFIRMED});
- *       anything else is {@code RECONCILIATION_REQUIRED}. Completion is never claimed on a guess.</li>
+ *   <li>A transaction whose inbound external message is one of the transfer's: {@code CONFIRMED}
+ *       when it sent something. When it sent nothing, {@code FAILED} once a state that has seen
+ *       that transaction shows the seqno past N (a skipped send); with the seqno at N the
+ *       transaction was aborted and the message may still apply, so it stays watched.</li>
+ *   <li>A state read whose node time ({@code sync_utime}) is past the newest message's
+ *       {@code valid_until} + the skew margin, with the wallet's seqno not past N: none of the
+ *       transfer's messages applied, and none ever can: {@code EXPIRED}, with that time as the
+ *       evidence. Only the node's own time counts: a lagging node answers with an old time and
+ *       an old seqno together, so lag delays an expiry and never causes one.</li>
+ *   <li>A state read with the seqno past N while none of the transfer's hashes is on chain: only
+ *       conclusive when the scan reached the state's last transaction and covered the transfer's
+ *       window since its first submission. Then exactly one outgoing message with its destination
+ *       and amount (not claimed by another transfer) recovers it ({@code CONFIRMED}); anything
+ *       else is {@code RECONCILIATION_REQUIRED}. Completion is never claimed on a guess.</li>
  * </ol>
+ * Confirmed bounceable payouts are then watched for a while: a bounced message from their
+ * destination arriving after them is reported {@code BOUNCED}.
  */
 final class WalletRound {
 
   /** The wallet after the round (null when nothing is left to keep) and the verdicts to publish, in order. */
   record Result(WatchedWallet wallet, List<Verdict> verdicts) {}
 
-  /** One conclusion about one message. */
-  record Verdict(WatchedMessage message, Confirmation confirmation, String how) {}
+  /** One conclusion about one transfer. */
+  record Verdict(Confirmation confirmation, String how) {}
 
   private WalletRound() {
   }
 
-  /**
-   * True when the round needs one fresh seqno read after {@code observation}'s scan: a pending
-   * message without a matching transaction has expired (and has not yet seen its seqno pass), or
-   * a transaction carrying one sent nothing (skipped send or aborted: only the seqno tells).
-   */
-  static boolean needsSeqnoRead(WatchedWallet wallet, WalletObservation observation, Instant now,
-      PollerSettings settings) {
-    for (WatchedMessage m : wallet.pending()) {
-      Optional<ChainTransaction> tx = applying(m, observation.transactions());
-      if (tx.isPresent() ? tx.get().outMsgs().isEmpty() && m.seqnoSeenPast() == null
-          : m.seqnoSeenPast() == null && m.expired(now, settings.clockSkew())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   static Result apply(WatchedWallet wallet, WalletObservation observation, Instant now, PollerSettings settings) {
     List<Verdict> verdicts = new ArrayList<>();
-    List<WatchedMessage> pending = new ArrayList<>();
-    Set<String> appliedWithoutSend = new HashSet<>();
+    List<WatchedTransfer> stillPending = new ArrayList<>();
+    List<ResolvedTransfer> resolved = new ArrayList<>(wallet.resolved());
+    List<BounceWatch> bounceWatches = new ArrayList<>(wallet.bounceWatches());
+    long scannedUpTo = observation.newestLt(wallet.cursor() == null ? 0 : wallet.cursor().lt());
 
-    // 1. hash matches
-    for (WatchedMessage m : wallet.pending()) {
-      Optional<ChainTransaction> found = applying(m, observation.transactions());
-      if (found.isEmpty()) {
-        pending.add(m);
+    for (WatchedTransfer t : wallet.pending()) {
+      Decision d = decide(wallet, t, observation, scannedUpTo, now, settings, resolved);
+      if (d.verdict() == null) {
+        stillPending.add(d.kept());
         continue;
       }
-      ChainTransaction tx = found.get();
-      Long seqnoNow = knownSeqno(m, observation);
-      if (!tx.outMsgs().isEmpty()) {
-        verdicts.add(verdict(wallet, m, ConfirmationStatus.CONFIRMED, tx, null, now, "in_msg hash"));
-      } else if (seqnoNow != null && seqnoNow > m.seqno()) {
-        verdicts.add(verdict(wallet, m, ConfirmationStatus.FAILED, tx,
-            "the wallet accepted the message (seqno " + m.seqno() + " consumed, now " + seqnoNow + ") but sent"
-                + " nothing: the send was skipped, e.g. the balance could not pay it (mode 3)", now, "in_msg hash"));
-      } else {
-        // aborted (seqno kept: the message may apply later) or not yet proven by a current seqno read
-        pending.add(m);
-        appliedWithoutSend.add(m.messageHash());
+      verdicts.add(d.verdict());
+      resolved.add(new ResolvedTransfer(t.hashes(), d.verdict().confirmation(), now));
+      Confirmation c = d.verdict().confirmation();
+      if (c.status() == ConfirmationStatus.CONFIRMED && t.bounce() && settings.bounceWindow().toSeconds() > 0) {
+        bounceWatches.add(new BounceWatch(t.requestId(), t.transferId(), c.messageHash(), t.seqno(), t.destination(),
+            c.lt(), now.plus(settings.bounceWindow())));
       }
     }
+    verdicts.addAll(bounces(wallet, observation, bounceWatches, now));
 
-    // 2. expiry and reconciliation of what is left
-    List<WatchedMessage> next = new ArrayList<>();
-    for (WatchedMessage m : pending) {
-      Verdict v = null;
-      WatchedMessage kept = m;
-      if (appliedWithoutSend.contains(m.messageHash())) {
-        v = expiredIfSeqnoKept(wallet, m, observation, now, settings);
-        kept = m.withWindowRescan(); // see that transaction again next round
-      } else if (m.seqnoSeenPast() != null) {
-        if (observation.complete()) {
-          // this round's scan covered the message's window (needsWindow was true) and found no hash
-          v = reconcile(wallet, m, observation, now, settings);
-        } else {
-          v = verdict(wallet, m, ConfirmationStatus.RECONCILIATION_REQUIRED, null,
-              "wallet seqno moved to " + m.seqnoSeenPast() + " past message seqno " + m.seqno()
-                  + " without a transaction carrying its hash, and the scan could not reach back to the"
-                  + " submission (page limit)", now, "scan incomplete");
-        }
-      } else if (m.expired(now, settings.clockSkew()) && observation.walletSeqno() != null) {
-        v = expiredIfSeqnoKept(wallet, m, observation, now, settings);
-        if (v == null) {
-          kept = m.withSeqnoSeenPast(observation.walletSeqno()); // look once more before concluding
-        }
-      } else if (observation.complete() && m.needsWindow()) {
-        kept = m.withWindowScanned();
-      }
-      if (v != null) {
-        verdicts.add(v);
-      } else {
-        next.add(kept);
-      }
-    }
-
-    List<ResolvedMessage> resolved = new ArrayList<>(wallet.resolved());
-    for (Verdict v : verdicts) {
-      resolved.add(new ResolvedMessage(v.message().messageHash(), v.message().transferId(),
-          v.confirmation().status(), v.confirmation().txHash(), now));
-    }
-    WatchedWallet updated = wallet.with(next, newestCursor(wallet.cursor(), observation), resolved)
-        .forgetResolvedBefore(now, settings.resolvedRetention());
+    WatchedWallet updated = wallet.with(stillPending, newestCursor(wallet.cursor(), observation), resolved,
+            bounceWatches)
+        .forgetBefore(now, settings.resolvedRetention());
     return new Result(updated.isIdle() ? null : updated, verdicts);
   }
 
-  /** Rule 2: EXPIRED when the message is past expiry and the current seqno read is still at or below its seqno. */
-  private static Verdict expiredIfSeqnoKept(WatchedWallet wallet, WatchedMessage m, WalletObservation observation,
-      Instant now, PollerSettings settings) {
-    Long walletSeqno = observation.walletSeqno();
-    if (walletSeqno == null || walletSeqno > m.seqno() || !m.expired(now, settings.clockSkew())) {
-      return null;
+  /** What a round concluded about one transfer: a verdict, or the transfer as it is kept. */
+  private record Decision(Verdict verdict, WatchedTransfer kept) {
+    static Decision keep(WatchedTransfer t) {
+      return new Decision(null, t);
     }
-    return verdict(wallet, m, ConfirmationStatus.EXPIRED, null,
-        "valid_until " + m.validUntil() + " + " + settings.clockSkew().toSeconds() + " s passed and the"
-            + " wallet seqno is " + walletSeqno + " <= message seqno " + m.seqno()
-            + ": the message can never apply", now, "seqno read");
+
+    static Decision conclude(Verdict v) {
+      return new Decision(v, null);
+    }
   }
 
-  /** The highest wallet seqno known for certain: this round's read, or one seen earlier (seqnos only grow). */
-  private static Long knownSeqno(WatchedMessage m, WalletObservation observation) {
-    Long read = observation.walletSeqno();
-    Long earlier = m.seqnoSeenPast();
-    if (read == null) {
-      return earlier;
+  private static Decision decide(WatchedWallet wallet, WatchedTransfer t, WalletObservation observation,
+      long scannedUpTo, Instant now, PollerSettings settings, List<ResolvedTransfer> resolved) {
+    WalletSnapshot state = observation.snapshot();
+
+    // 1. one of the transfer's messages is on chain
+    Optional<ChainTransaction> found = applying(t, observation.transactions());
+    if (found.isPresent()) {
+      ChainTransaction tx = found.get();
+      if (!tx.outMsgs().isEmpty()) {
+        return Decision.conclude(verdict(wallet, t, tx.inMsg().hash(), ConfirmationStatus.CONFIRMED, tx, null, null,
+            now, "in_msg hash"));
+      }
+      return failedOrAborted(wallet, t, tx.id(), tx.inMsg().hash(), state, now);
     }
-    return earlier == null ? read : Long.valueOf(Math.max(read, earlier));
+    if (t.appliedWithoutSend() != null) {
+      return failedOrAborted(wallet, t, t.appliedWithoutSend(), t.newestHash(), state, now);
+    }
+    if (state == null) {
+      return Decision.keep(scanned(t, observation));
+    }
+
+    // 2. expired by the node's own time, the seqno not past the transfer's
+    long nodeTime = state.syncUtime();
+    if (state.seqno() <= t.seqno()) {
+      if (nodeTime >= t.validUntil() + settings.clockSkew().toSeconds()) {
+        return Decision.conclude(verdict(wallet, t, t.newestHash(), ConfirmationStatus.EXPIRED, null,
+            "node time " + nodeTime + " passed valid_until " + t.validUntil() + " + " + settings.clockSkew().toSeconds()
+                + " s with the wallet seqno at " + state.seqno() + " <= " + t.seqno()
+                + ": none of the transfer's messages applied, and none ever can",
+            nodeTime, now, "node time"));
+      }
+      return Decision.keep(scanned(t, observation));
+    }
+
+    // 3. the seqno moved past the transfer's without any of its hashes: conclusive only on a full
+    // view. A complete scan covered the transfer's window: this round's reached back to it unless an
+    // earlier complete scan had (then the cursor kept every later transaction in view).
+    boolean scanReachedState = scannedUpTo >= state.lastTransactionLt();
+    if (!scanReachedState || !observation.complete()) {
+      // a lagging scan, or one that has not reached back yet: look again (back to the window) next round
+      return Decision.keep(t.withWindowScanned(false));
+    }
+    return Decision.conclude(reconcile(wallet, t, observation, state, now, settings, resolved));
   }
 
   /**
-   * Rule 3: our hash is nowhere since the submission although the seqno moved. Exactly one
-   * outgoing message with our destination and amount (not sent by another of our own concluded
-   * transfers) is our transfer sent under another hash; otherwise an operator must look.
+   * A transaction carried one of the transfer's messages but sent nothing. A state that has seen
+   * it with the seqno past the transfer's proves a skipped send ({@code FAILED}); with the seqno
+   * unchanged the transaction aborted and the message may still apply; without such a state,
+   * read it next round.
    */
-  private static Verdict reconcile(WatchedWallet wallet, WatchedMessage m, WalletObservation observation,
-      Instant now, PollerSettings settings) {
-    Optional<TonAddress> destination = parseAddress(m.destination());
-    long windowStart = m.windowStart(settings.clockSkew());
+  private static Decision failedOrAborted(WatchedWallet wallet, WatchedTransfer t, TransactionId tx, String hash,
+      WalletSnapshot state, Instant now) {
+    if (state != null && state.lastTransactionLt() >= tx.lt() && state.seqno() > t.seqno()) {
+      Confirmation c = Confirmation.of(t.requestId(), t.transferId(), wallet.subwalletId(),
+          t.hashes().contains(hash) ? hash : t.newestHash(), t.seqno(), ConfirmationStatus.FAILED, tx.hash(), tx.lt(),
+          null, null, "the wallet accepted the message (seqno " + t.seqno() + " consumed, now " + state.seqno()
+              + ") but sent nothing: the send was skipped, e.g. the balance could not pay it (mode 3)",
+          now, state.syncUtime(), null);
+      return Decision.conclude(new Verdict(c, "in_msg hash, no out_msgs"));
+    }
+    if (state != null && state.lastTransactionLt() >= tx.lt()) {
+      // aborted (seqno kept): the same message may still apply until it expires; watch on
+      return Decision.keep(t.withAppliedWithoutSend(null));
+    }
+    return Decision.keep(t.withAppliedWithoutSend(tx));
+  }
+
+  /** The transfer as kept after a scan: its window counts as covered only after a complete scan. */
+  private static WatchedTransfer scanned(WatchedTransfer t, WalletObservation observation) {
+    return t.windowScanned() == observation.complete() ? t : t.withWindowScanned(observation.complete());
+  }
+
+  /**
+   * Rule 3: none of the transfer's hashes is on chain since its first submission although its
+   * seqno was used. Exactly one outgoing message with its destination and amount, not claimed by
+   * another concluded transfer, is the transfer sent under a hash we do not know; otherwise an
+   * operator must look.
+   */
+  private static Verdict reconcile(WatchedWallet wallet, WatchedTransfer t, WalletObservation observation,
+      WalletSnapshot state, Instant now, PollerSettings settings, List<ResolvedTransfer> resolved) {
+    Optional<TonAddress> destination = parseAddress(t.destination());
+    long windowStart = t.windowStart(settings.clockSkew());
     List<ChainTransaction> candidates = new ArrayList<>();
+    Set<String> claimed = new HashSet<>();
+    resolved.forEach(r -> {
+      if (r.txHash() != null) {
+        claimed.add(r.txHash());
+      }
+    });
     if (destination.isPresent()) {
       for (ChainTransaction tx : observation.transactions()) {
-        if (tx.utime() < windowStart || sentByAnotherConcludedTransfer(wallet, m, tx)) {
+        if (tx.utime() < windowStart || claimed.contains(tx.id().hash())) {
           continue;
         }
         for (ChainMessage out : tx.outMsgs()) {
-          if (destination.get().equals(out.destination()) && out.value() == m.amountNano()) {
+          if (destination.get().equals(out.destination()) && out.value() == t.amountNano()) {
             candidates.add(tx);
           }
         }
       }
     }
     if (candidates.size() == 1) {
-      return verdict(wallet, m, ConfirmationStatus.CONFIRMED, candidates.get(0), null, now,
-          "destination+amount (hash not on chain, wallet seqno " + m.seqnoSeenPast() + ")");
+      ChainTransaction tx = candidates.get(0);
+      String hash = tx.inMsg() != null && tx.inMsg().hash() != null ? tx.inMsg().hash() : t.newestHash();
+      return verdict(wallet, t, t.newestHash(), ConfirmationStatus.CONFIRMED, tx,
+          "recovered by destination and amount: none of the transfer's hashes " + t.hashes() + " is on chain, the"
+              + " wallet seqno is " + state.seqno() + " past " + t.seqno() + ", and transaction " + tx.id().hash()
+              + " (in_msg " + hash + ") is the only one since the submission paying " + t.amountNano() + " to "
+              + t.destination(),
+          state.syncUtime(), now, "destination+amount");
     }
-    String reason = "wallet seqno moved to " + m.seqnoSeenPast() + " past message seqno " + m.seqno()
-        + " but no transaction carries the message hash, and "
-        + (destination.isEmpty() ? "the destination '" + m.destination() + "' does not parse"
+    String reason = "wallet seqno moved to " + state.seqno() + " past the transfer's seqno " + t.seqno()
+        + " but no transaction carries any of its message hashes " + t.hashes() + ", and "
+        + (destination.isEmpty() ? "the destination '" + t.destination() + "' does not parse"
             : candidates.size() + " outgoing messages since the submission match destination and amount "
-                + m.amountNano())
+                + t.amountNano())
         + ": completion cannot be proven";
-    return verdict(wallet, m, ConfirmationStatus.RECONCILIATION_REQUIRED, null, reason, now,
-        candidates.size() + " destination+amount matches");
+    return verdict(wallet, t, t.newestHash(), ConfirmationStatus.RECONCILIATION_REQUIRED, null, reason,
+        state.syncUtime(), now, candidates.size() + " destination+amount matches");
   }
 
-  private static boolean sentByAnotherConcludedTransfer(WatchedWallet wallet, WatchedMessage m, ChainTransaction tx) {
-    return tx.inMsg() != null && wallet.resolved().stream()
-        .anyMatch(r -> !r.transferId().equals(m.transferId()) && tx.id().hash().equals(r.txHash()));
+  /** Bounced messages from the destinations of watched payouts, each attributed once, oldest first. */
+  private static List<Verdict> bounces(WatchedWallet wallet, WalletObservation observation,
+      List<BounceWatch> watches, Instant now) {
+    List<Verdict> verdicts = new ArrayList<>();
+    Set<String> used = new HashSet<>();
+    for (BounceWatch watch : List.copyOf(watches)) {
+      Optional<TonAddress> destination = parseAddress(watch.destination());
+      if (destination.isEmpty()) {
+        watches.remove(watch);
+        continue;
+      }
+      for (ChainTransaction tx : observation.transactions()) {
+        ChainMessage in = tx.inMsg();
+        if (tx.id().lt() > watch.confirmedLt() && in != null && !used.contains(tx.id().hash())
+            && destination.get().equals(in.source()) && in.isBounce()) {
+          used.add(tx.id().hash());
+          watches.remove(watch);
+          Confirmation c = Confirmation.of(watch.requestId(), watch.transferId(), wallet.subwalletId(),
+              watch.messageHash(), watch.seqno(), ConfirmationStatus.BOUNCED, tx.id().hash(), tx.id().lt(), tx.utime(),
+              tx.fee(), "the payout bounced back from " + watch.destination() + " (the destination could not take"
+                  + " it): " + in.value() + " nanotons returned in transaction " + tx.id().hash(),
+              now, null, in.value());
+          verdicts.add(new Verdict(c, "bounced in_msg from the destination"));
+          break;
+        }
+      }
+    }
+    return verdicts;
   }
 
   /**
-   * The transaction that applied {@code m}. One message can appear in several transactions: an
-   * aborted one (nothing sent, seqno kept) and then the one that applied it, so the one that sent
-   * something wins, else the newest.
+   * The transaction that applied one of the transfer's messages. A message can appear in several
+   * transactions (an aborted one, then the one that applied it), so one that sent something wins,
+   * else the newest.
    */
-  private static Optional<ChainTransaction> applying(WatchedMessage m, List<ChainTransaction> transactions) {
+  private static Optional<ChainTransaction> applying(WatchedTransfer t, List<ChainTransaction> transactions) {
     ChainTransaction found = null;
     for (ChainTransaction tx : transactions) { // oldest first
-      if (carries(tx, m) && (found == null || found.outMsgs().isEmpty())) {
+      ChainMessage in = tx.inMsg();
+      if (in != null && in.isExternalIn() && t.matches(in.hash()) && (found == null || found.outMsgs().isEmpty())) {
         found = tx;
       }
     }
     return Optional.ofNullable(found);
-  }
-
-  private static boolean carries(ChainTransaction tx, WatchedMessage m) {
-    ChainMessage in = tx.inMsg();
-    return in != null && in.isExternalIn() && m.matches(in.hash());
   }
 
   private static TransactionId newestCursor(TransactionId cursor, WalletObservation observation) {
@@ -233,15 +276,15 @@ final class WalletRound {
     }
   }
 
-  private static Verdict verdict(WatchedWallet wallet, WatchedMessage m, ConfirmationStatus status,
-      ChainTransaction tx, String reason, Instant now, String how) {
-    Confirmation c = Confirmation.of(m.requestId(), m.transferId(), wallet.subwalletId(), m.messageHash(), m.seqno(),
-        status,
+  private static Verdict verdict(WatchedWallet wallet, WatchedTransfer t, String messageHash,
+      ConfirmationStatus status, ChainTransaction tx, String reason, Long evidenceUtime, Instant now, String how) {
+    String hash = t.hashes().contains(messageHash) ? messageHash : t.newestHash();
+    Confirmation c = Confirmation.of(t.requestId(), t.transferId(), wallet.subwalletId(), hash, t.seqno(), status,
         tx == null ? null : tx.id().hash(),
         tx == null ? null : tx.id().lt(),
         tx == null ? null : tx.utime(),
         tx == null ? null : tx.fee(),
-        reason, now);
-    return new Verdict(m, c, how);
+        reason, now, evidenceUtime, null);
+    return new Verdict(c, how);
   }
 }

@@ -12,13 +12,13 @@ import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TonApi;
 import org.tonpayouts.ton.api.TransactionId;
-import org.tonpayouts.ton.api.WalletInfo;
+import org.tonpayouts.ton.api.WalletSnapshot;
 
 /**
- * Reads one watched wallet from the chain for one round, without blocking: one transaction scan
- * (newest first, paged back by lt+hash), then, only if a pending message has expired and is still
- * unmatched, one fresh seqno read. Pure I/O: it never changes the watch list; {@link WalletRound}
- * draws the conclusions on the stream thread.
+ * Reads one watched wallet from the chain for one round, without blocking: when a pending
+ * transfer needs it, the wallet's state first (seqno, last transaction and the node's own time,
+ * from one answer), then one transaction scan (newest first, paged back by lt+hash). Pure I/O: it
+ * never changes the watch list; {@link WalletRound} draws the conclusions on the stream thread.
  */
 final class WalletScanner {
   private static final Logger log = LoggerFactory.getLogger(WalletScanner.class);
@@ -33,15 +33,26 @@ final class WalletScanner {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
-  /** Scans {@code wallet} and reads its seqno when {@link WalletRound} will need it at {@code now}. */
+  /** Reads {@code wallet}'s state when {@link WalletRound} will need it at {@code now}, then scans it. */
   CompletableFuture<WalletObservation> observe(WatchedWallet wallet, Instant now) {
     TonAddress address = TonAddress.parse(wallet.walletAddress());
+    CompletableFuture<WalletSnapshot> state = wallet.needsStateRead(now, settings.clockSkew())
+        ? readState(wallet, address)
+        : CompletableFuture.completedFuture(null);
     Long stopLt = wallet.cursor() == null ? null : wallet.cursor().lt();
     Long windowStart = wallet.windowStart(settings.clockSkew()).orElse(null);
-    return scan(address, stopLt, windowStart, null, new ArrayList<>(), 1)
-        .thenCompose(observation -> WalletRound.needsSeqnoRead(wallet, observation, now, settings)
-            ? readSeqno(wallet, address, observation)
-            : CompletableFuture.completedFuture(observation));
+    return state.thenCompose(snapshot -> scan(address, stopLt, windowStart, null, new ArrayList<>(), 1)
+        .thenApply(scan -> new WalletObservation(scan.transactions(), scan.complete(), snapshot)));
+  }
+
+  /** The wallet's synced state; a failed read is logged and leaves the round without one. */
+  private CompletableFuture<WalletSnapshot> readState(WatchedWallet wallet, TonAddress address) {
+    metrics.apiCall("getAddressInformation");
+    return api.getWalletSnapshot(address).exceptionally(e -> {
+      log.warn("wallet state read failed subwallet={} wallet={} error={}", wallet.subwalletId(), address.toRaw(),
+          rootMessage(e));
+      return null;
+    });
   }
 
   /**
@@ -61,71 +72,27 @@ final class WalletScanner {
         }
       }
       if (answer.size() < settings.pageSize() || acc.isEmpty()) {
-        return CompletableFuture.completedFuture(observation(acc, true));
+        return CompletableFuture.completedFuture(scanned(acc, true));
       }
       ChainTransaction oldest = acc.get(acc.size() - 1);
       boolean pastCursor = stopLt == null || oldest.id().lt() <= stopLt;
       boolean pastWindow = windowStart == null || oldest.utime() < windowStart;
       if (pastCursor && pastWindow) {
-        return CompletableFuture.completedFuture(observation(acc, true));
+        return CompletableFuture.completedFuture(scanned(acc, true));
       }
       if (page >= settings.maxPages()) {
         log.warn("scan stopped at page limit wallet={} pages={} transactions={} oldestLt={}",
             address.toRaw(), page, acc.size(), oldest.id().lt());
-        return CompletableFuture.completedFuture(observation(acc, false));
+        return CompletableFuture.completedFuture(scanned(acc, false));
       }
       return scan(address, stopLt, windowStart, oldest.id(), acc, page + 1);
     });
   }
 
-  private static WalletObservation observation(List<ChainTransaction> newestFirst, boolean complete) {
+  private static WalletObservation scanned(List<ChainTransaction> newestFirst, boolean complete) {
     List<ChainTransaction> oldestFirst = new ArrayList<>(newestFirst);
     Collections.reverse(oldestFirst);
     return new WalletObservation(oldestFirst, complete, null);
-  }
-
-  /**
-   * The seqno read of the safe-retry rule. A read that has not seen the newest transaction we
-   * already scanned comes from a lagging node: it proves nothing and is dropped (the scan stands).
-   */
-  private CompletableFuture<WalletObservation> readSeqno(
-      WatchedWallet wallet, TonAddress address, WalletObservation observation) {
-    long newestSeenLt = newestLt(wallet, observation);
-    metrics.apiCall("getWalletInformation");
-    return api.getWalletInformation(address)
-        .thenApply(info -> observation.withWalletSeqno(seqnoIfCurrent(wallet, info, newestSeenLt)))
-        .exceptionally(e -> {
-          log.warn("seqno read failed subwallet={} wallet={} error={}", wallet.subwalletId(), address.toRaw(),
-              rootMessage(e));
-          return observation;
-        });
-  }
-
-  private Long seqnoIfCurrent(WatchedWallet wallet, WalletInfo info, long newestSeenLt) {
-    long readLt = info.lastTransaction() == null ? 0 : info.lastTransaction().lt();
-    if (readLt < newestSeenLt) {
-      metrics.staleSeqnoRead();
-      log.warn("stale seqno read ignored subwallet={} lastTxLt={} newestSeenLt={}",
-          wallet.subwalletId(), readLt, newestSeenLt);
-      return null;
-    }
-    if (info.seqno() != null) {
-      return info.seqno();
-    }
-    if (info.isUninitialized()) {
-      return 0L; // never deployed: its first message (seqno 0) has not applied
-    }
-    log.warn("seqno unknown subwallet={} state={} walletType={}", wallet.subwalletId(), info.accountState(),
-        info.walletType());
-    return null;
-  }
-
-  private static long newestLt(WatchedWallet wallet, WalletObservation observation) {
-    long lt = wallet.cursor() == null ? 0 : wallet.cursor().lt();
-    for (ChainTransaction tx : observation.transactions()) {
-      lt = Math.max(lt, tx.id().lt());
-    }
-    return lt;
   }
 
   static String rootMessage(Throwable e) {

@@ -96,18 +96,26 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
       log.warn("submission names another address for a watched subwallet subwallet={} watched={} submitted={} hash={}",
           s.subwalletId(), wallet.walletAddress(), s.walletAddress(), s.messageHash());
     }
-    if (wallet.knows(s.messageHash())) {
-      log.info("duplicate submission ignored subwallet={} request={} transfer={} seqno={} hash={}",
-          s.subwalletId(), s.requestId(), s.transferId(), s.seqno(), s.messageHash());
-      return;
+    if (!s.recheck()) {
+      var remembered = wallet.resolvedFor(s.messageHash());
+      if (remembered.isPresent()) {
+        // streams-app may have lost or refused the verdict: say it again rather than leave the wallet waiting
+        Confirmation again = remembered.get().verdict();
+        publish(key, new WalletRound.Verdict(Confirmation.of(again.requestId(), again.transferId(), again.subwalletId(),
+            again.messageHash(), again.seqno(), again.status(), again.txHash(), again.lt(), again.utime(),
+            again.feeNano(), again.reason(), clock.instant(), again.evidenceUtime(), again.returnedNano()),
+            "remembered verdict"), context.currentSystemTimeMs());
+        return;
+      }
     }
     store.put(key, wallet.watch(s));
     if (watched != null) {
       watched.add(key);
       idleUntil.remove(key);
     }
-    log.info("watching subwallet={} request={} transfer={} seqno={} hash={} validUntil={} attempt={}",
-        s.subwalletId(), s.requestId(), s.transferId(), s.seqno(), s.messageHash(), s.validUntil(), s.attempt());
+    log.info("watching subwallet={} request={} transfer={} seqno={} hash={} validUntil={} attempt={} recheck={}",
+        s.subwalletId(), s.requestId(), s.transferId(), s.seqno(), s.messageHash(), s.validUntil(), s.attempt(),
+        s.recheck());
   }
 
   /** One punctuation: check for a new block, then poll all watched wallets at once. */
@@ -151,7 +159,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     Map<String, WatchedWallet> wallets = new LinkedHashMap<>();
     for (String key : List.copyOf(watched)) {
       WatchedWallet wallet = store.get(key);
-      if (wallet == null || !wallet.hasPending()) {
+      if (wallet == null || !wallet.needsPolling()) {
         watched.remove(key);
         continue;
       }
@@ -225,7 +233,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
       if (!next.equals(wallet)) {
         store.put(key, next);
       }
-      if (!next.hasPending()) {
+      if (!next.needsPolling()) {
         watched.remove(key);
         idleUntil.put(key, next.rememberedUntil(settings.resolvedRetention()).orElse(now));
       }
@@ -235,9 +243,9 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private void publish(String key, WalletRound.Verdict v, long ts) {
     Confirmation c = v.confirmation();
     metrics.verdict(c.status());
-    log.info("verdict status={} subwallet={} request={} transfer={} seqno={} hash={} tx={} lt={} fee={} by={} reason={}",
-        c.status(), c.subwalletId(), c.requestId(), c.transferId(), c.seqno(), c.messageHash(), c.txHash(), c.lt(),
-        c.feeNano(), v.how(), c.reason());
+    log.info("verdict status={} subwallet={} request={} transfer={} seqno={} hash={} tx={} lt={} fee={} nodeTime={}"
+        + " by={} reason={}", c.status(), c.subwalletId(), c.requestId(), c.transferId(), c.seqno(), c.messageHash(),
+        c.txHash(), c.lt(), c.feeNano(), c.evidenceUtime(), v.how(), c.reason());
     context.forward(new Record<>(key, c, ts));
   }
 
@@ -255,10 +263,10 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     for (String key : due) {
       idleUntil.remove(key);
       WatchedWallet wallet = store.get(key);
-      if (wallet == null || wallet.hasPending()) {
+      if (wallet == null || wallet.needsPolling()) {
         continue;
       }
-      WatchedWallet kept = wallet.forgetResolvedBefore(now, settings.resolvedRetention());
+      WatchedWallet kept = wallet.forgetBefore(now, settings.resolvedRetention());
       if (kept.isIdle()) {
         store.delete(key);
       } else {
@@ -275,7 +283,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     try (KeyValueIterator<String, WatchedWallet> it = store.all()) {
       while (it.hasNext()) {
         KeyValue<String, WatchedWallet> kv = it.next();
-        if (kv.value.hasPending()) {
+        if (kv.value.needsPolling()) {
           watched.add(kv.key);
         } else {
           idleUntil.put(kv.key, kv.value.rememberedUntil(retention).orElse(Instant.EPOCH));

@@ -6,86 +6,122 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.ton.api.TransactionId;
 
 /**
- * One subwallet on the poller's watch list: the messages still waiting for a verdict and how far
- * its transactions have been examined. The value of the {@code watched-wallets} store, keyed by
- * subwallet id; its changelog is what lets a restarted poller resume watching.
+ * One subwallet on the poller's watch list: the transfers still waiting for a verdict, confirmed
+ * bounceable payouts still watched for a bounce, recent verdicts, and how far its transactions
+ * have been examined. The value of the {@code watched-wallets} store, keyed by subwallet id; its
+ * changelog is what lets a restarted poller resume watching.
  *
  * @param subwalletId the subwallet
  * @param walletAddress its address, raw form
- * @param pending messages without a verdict yet, in arrival order
+ * @param pending transfers without a verdict yet, in arrival order
  * @param cursor newest transaction already examined; null before the first transaction was seen
- * @param resolved recent verdicts (kept for {@code poller.resolved.retention.ms}) so a re-emitted
- *     submission of a concluded message is recognised
+ * @param resolved recent verdicts (kept for {@code poller.resolved.retention.ms})
+ * @param bounceWatches confirmed bounceable payouts watched for a bounce
  */
 public record WatchedWallet(
     long subwalletId,
     String walletAddress,
-    List<WatchedMessage> pending,
+    List<WatchedTransfer> pending,
     TransactionId cursor,
-    List<ResolvedMessage> resolved) {
+    List<ResolvedTransfer> resolved,
+    List<BounceWatch> bounceWatches) {
 
   public WatchedWallet {
     Objects.requireNonNull(walletAddress, "walletAddress");
     pending = pending == null ? List.of() : List.copyOf(pending);
     resolved = resolved == null ? List.of() : List.copyOf(resolved);
+    bounceWatches = bounceWatches == null ? List.of() : List.copyOf(bounceWatches);
   }
 
   /** A wallet seen for the first time, with nothing to watch yet. */
   public static WatchedWallet empty(long subwalletId, String walletAddress) {
-    return new WatchedWallet(subwalletId, walletAddress, List.of(), null, List.of());
+    return new WatchedWallet(subwalletId, walletAddress, List.of(), null, List.of(), List.of());
   }
 
-  /** True when {@code hash} is a pending message or one concluded recently. */
-  public boolean knows(String messageHash) {
-    return pending.stream().anyMatch(m -> m.messageHash().equals(messageHash))
-        || resolved.stream().anyMatch(r -> r.messageHash().equals(messageHash));
+  /** The remembered verdict of the transfer {@code hash} belongs to, if any. */
+  public Optional<ResolvedTransfer> resolvedFor(String hash) {
+    return resolved.stream().filter(r -> r.knows(hash)).findFirst();
   }
 
-  /** This wallet with {@code submission}'s message added to the watch list. */
-  public WatchedWallet watch(Submission submission) {
-    List<WatchedMessage> next = new ArrayList<>(pending);
-    next.add(WatchedMessage.of(submission));
-    return new WatchedWallet(subwalletId, walletAddress, next, cursor, resolved);
-  }
-
-  public boolean hasPending() {
-    return !pending.isEmpty();
+  /** The pending transfer {@code submission} is about, if any. */
+  Optional<WatchedTransfer> pendingFor(Submission s) {
+    return pending.stream()
+        .filter(t -> t.requestId().equals(s.requestId()) && t.transferId().equals(s.transferId())).findFirst();
   }
 
   /**
-   * Unix second a scan must reach back to: the earliest window of a message that needs one, or of
-   * every message when no transaction has been examined yet; empty when the cursor suffices.
+   * This wallet watching {@code submission}'s transfer: added, or merged into the pending entry
+   * of the same transfer (a new attempt or a re-check). A re-check also drops the remembered
+   * verdict, which is derived again.
+   */
+  public WatchedWallet watch(Submission s) {
+    List<WatchedTransfer> next = new ArrayList<>();
+    boolean merged = false;
+    for (WatchedTransfer t : pending) {
+      if (t.requestId().equals(s.requestId()) && t.transferId().equals(s.transferId())) {
+        next.add(t.merge(s));
+        merged = true;
+      } else {
+        next.add(t);
+      }
+    }
+    if (!merged) {
+      next.add(WatchedTransfer.of(s));
+    }
+    List<ResolvedTransfer> kept = s.recheck()
+        ? resolved.stream().filter(r -> !(r.verdict().requestId().equals(s.requestId())
+            && r.transferId().equals(s.transferId()))).toList()
+        : resolved;
+    return new WatchedWallet(subwalletId, walletAddress, next, cursor, kept, bounceWatches);
+  }
+
+  /** True while the wallet must be polled: transfers pending or payouts watched for a bounce. */
+  public boolean needsPolling() {
+    return !pending.isEmpty() || !bounceWatches.isEmpty();
+  }
+
+  /**
+   * Unix second a scan must reach back to: the earliest window of a transfer that needs one, or of
+   * every transfer when no transaction has been examined yet; empty when the cursor suffices.
    */
   public Optional<Long> windowStart(Duration clockSkew) {
     return pending.stream()
-        .filter(m -> cursor == null || m.needsWindow())
-        .map(m -> m.windowStart(clockSkew))
+        .filter(t -> cursor == null || !t.windowScanned())
+        .map(t -> t.windowStart(clockSkew))
         .min(Long::compare);
+  }
+
+  /** True when this round must read the wallet's state before scanning. */
+  boolean needsStateRead(Instant now, Duration clockSkew) {
+    return pending.stream().anyMatch(t -> t.needsStateRead(now, clockSkew));
   }
 
   /** The newest time a remembered verdict still matters; empty when none is remembered. */
   public Optional<Instant> rememberedUntil(Duration retention) {
-    return resolved.stream().map(r -> r.resolvedAt().plus(retention)).max(Instant::compareTo);
+    return Stream.concat(resolved.stream().map(r -> r.resolvedAt().plus(retention)),
+        bounceWatches.stream().map(BounceWatch::until)).max(Instant::compareTo);
   }
 
-  WatchedWallet with(List<WatchedMessage> nextPending, TransactionId nextCursor, List<ResolvedMessage> nextResolved) {
-    return new WatchedWallet(subwalletId, walletAddress, nextPending, nextCursor, nextResolved);
+  WatchedWallet with(List<WatchedTransfer> nextPending, TransactionId nextCursor, List<ResolvedTransfer> nextResolved,
+      List<BounceWatch> nextBounceWatches) {
+    return new WatchedWallet(subwalletId, walletAddress, nextPending, nextCursor, nextResolved, nextBounceWatches);
   }
 
-  /** This wallet without verdicts older than {@code retention} at {@code now}. */
-  WatchedWallet forgetResolvedBefore(Instant now, Duration retention) {
-    List<ResolvedMessage> kept = resolved.stream()
-        .filter(r -> r.resolvedAt().plus(retention).isAfter(now))
-        .toList();
-    return kept.size() == resolved.size() ? this : with(pending, cursor, kept);
+  /** This wallet without verdicts older than {@code retention} and bounce watches past their end at {@code now}. */
+  WatchedWallet forgetBefore(Instant now, Duration retention) {
+    List<ResolvedTransfer> kept = resolved.stream().filter(r -> r.resolvedAt().plus(retention).isAfter(now)).toList();
+    List<BounceWatch> watching = bounceWatches.stream().filter(b -> b.until().isAfter(now)).toList();
+    return kept.size() == resolved.size() && watching.size() == bounceWatches.size()
+        ? this : with(pending, cursor, kept, watching);
   }
 
-  /** True when the entry carries nothing worth keeping (nothing pending, no verdict remembered). */
+  /** True when the entry carries nothing worth keeping. */
   boolean isIdle() {
-    return pending.isEmpty() && resolved.isEmpty();
+    return pending.isEmpty() && resolved.isEmpty() && bounceWatches.isEmpty();
   }
 }

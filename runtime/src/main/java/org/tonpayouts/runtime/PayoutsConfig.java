@@ -88,11 +88,14 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public static final String TRANSFER_TTL_SECONDS_CONFIG = "transfer.valid.until.ttl.seconds";
   private static final String TRANSFER_TTL_SECONDS_DOC =
-      "valid_until of a signed message = signing time + this. After it (plus the clock-skew margin) an unapplied"
-          + " message can never apply, and only then may a new message be signed for the same transfer.";
+      "valid_until of a signed message = the later of our time and the API node's time + this. Once the node's time"
+          + " passed it (plus the clock-skew margin) with the wallet's seqno unmoved, the message can never apply, and"
+          + " only then is the transfer signed again, with the same seqno.";
   public static final String TRANSFER_CLOCK_SKEW_SECONDS_CONFIG = "transfer.clock.skew.seconds";
   private static final String TRANSFER_CLOCK_SKEW_SECONDS_DOC =
-      "Margin added to valid_until before a message counts as expired (our clock against the validators').";
+      "Margin added to valid_until before a message counts as expired. Expiry is judged by the API node's own time"
+          + " (sync_utime of the state it answers from), never by ours, so a lagging node delays an expiry and never"
+          + " causes one; the margin covers the node's time against the validators'.";
   public static final String TRANSFER_SEQNO_TIMEOUT_MS_CONFIG = "transfer.seqno.fetch.timeout.ms";
   private static final String TRANSFER_SEQNO_TIMEOUT_MS_DOC =
       "How long one issuing round waits for fresh seqno reads and sends before leaving slow wallets for the next round.";
@@ -115,6 +118,37 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String POLLER_RESOLVED_RETENTION_MS_DOC =
       "How long chain-poller remembers a message it published a verdict for, so a re-emitted submission of it"
           + " (streams-app resuming after a crash) is ignored instead of concluded twice.";
+
+  // --- safety: one seqno per transfer, bounded state, global idempotency --------------------
+  public static final String TRANSFER_MAX_ATTEMPTS_CONFIG = "transfer.max.attempts";
+  private static final String TRANSFER_MAX_ATTEMPTS_DOC =
+      "Messages signed for one transfer at most, all with the transfer's one seqno. A new one is signed only after the"
+          + " previous one provably expired; when the last expires the transfer is FAILED. The ledger refuses any"
+          + " attempt beyond this, also after a crash.";
+  public static final String TRANSFER_VERDICT_TIMEOUT_MS_CONFIG = "transfer.verdict.timeout.ms";
+  private static final String TRANSFER_VERDICT_TIMEOUT_MS_DOC =
+      "How long past valid_until + the clock-skew margin a transfer may wait for the poller's verdict before"
+          + " streams-app re-checks it (ledger first, then asks the poller to re-establish it from the chain).";
+  public static final String TRANSFER_FEE_RESERVE_NANO_CONFIG = "transfer.fee.reserve.nano";
+  private static final String TRANSFER_FEE_RESERVE_NANO_DOC =
+      "Nanotons the wallet must hold on top of a transfer's amount before it is signed (fees). A wallet that cannot"
+          + " pay fails the transfer at once with the balance in the reason, and moves on.";
+  public static final String WALLET_BACKLOG_MAX_CONFIG = "wallet.backlog.max";
+  private static final String WALLET_BACKLOG_MAX_DOC =
+      "Requests one wallet may have queued; beyond it new requests for the wallet are rejected with a reason.";
+  public static final String REQUESTS_DEDUP_RETENTION_MS_CONFIG = "requests.dedup.retention.ms";
+  private static final String REQUESTS_DEDUP_RETENTION_MS_DOC =
+      "How long streams-app remembers an accepted requestId in its state (by record time), to drop a copy of the"
+          + " same request silently and reject the id reused with other content at intake. Beyond it the ledger still"
+          + " enforces one content per requestId across the deployment, when the request reaches its wallet's turn.";
+  public static final String BATCH_INCOMPLETE_THRESHOLD_MS_CONFIG = "batch.incomplete.threshold.ms";
+  private static final String BATCH_INCOMPLETE_THRESHOLD_MS_DOC =
+      "A request with some transfers settled and others not for longer than this counts in the"
+          + " ton.tx.batch.incomplete gauge.";
+  public static final String POLLER_BOUNCE_WINDOW_SECONDS_CONFIG = "poller.bounce.window.seconds";
+  private static final String POLLER_BOUNCE_WINDOW_SECONDS_DOC =
+      "After confirming a bounceable payout, chain-poller keeps reading the wallet's transactions for this long (by"
+          + " the chain's time) to report a bounce; a busy wallet is read anyway, an idle one costs a read per block.";
 
   public static final String METRICS_PORT_CONFIG = "metrics.port";
   private static final String METRICS_PORT_DOC = "Port of the Prometheus /metrics endpoint; 0 disables it.";
@@ -152,6 +186,19 @@ public final class PayoutsConfig extends AbstractConfig {
       .define(POLLER_FALLBACK_ROUNDS_CONFIG, Type.INT, 20, Range.atLeast(1), Importance.LOW, POLLER_FALLBACK_ROUNDS_DOC)
       .define(POLLER_RESOLVED_RETENTION_MS_CONFIG, Type.LONG, 600_000L, Range.atLeast(1), Importance.LOW,
           POLLER_RESOLVED_RETENTION_MS_DOC)
+      .define(TRANSFER_MAX_ATTEMPTS_CONFIG, Type.INT, 5, Range.between(1, 100), Importance.MEDIUM,
+          TRANSFER_MAX_ATTEMPTS_DOC)
+      .define(TRANSFER_VERDICT_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(1), Importance.MEDIUM,
+          TRANSFER_VERDICT_TIMEOUT_MS_DOC)
+      .define(TRANSFER_FEE_RESERVE_NANO_CONFIG, Type.LONG, 10_000_000L, Range.atLeast(0), Importance.MEDIUM,
+          TRANSFER_FEE_RESERVE_NANO_DOC)
+      .define(WALLET_BACKLOG_MAX_CONFIG, Type.INT, 10_000, Range.atLeast(1), Importance.MEDIUM, WALLET_BACKLOG_MAX_DOC)
+      .define(REQUESTS_DEDUP_RETENTION_MS_CONFIG, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(60_000L),
+          Importance.MEDIUM, REQUESTS_DEDUP_RETENTION_MS_DOC)
+      .define(BATCH_INCOMPLETE_THRESHOLD_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(1), Importance.LOW,
+          BATCH_INCOMPLETE_THRESHOLD_MS_DOC)
+      .define(POLLER_BOUNCE_WINDOW_SECONDS_CONFIG, Type.INT, 30, Range.between(0, 3600), Importance.LOW,
+          POLLER_BOUNCE_WINDOW_SECONDS_DOC)
       .define(METRICS_PORT_CONFIG, Type.INT, 0, Range.between(0, 65535), Importance.LOW, METRICS_PORT_DOC);
 
   public PayoutsConfig(Map<?, ?> values) {
@@ -272,6 +319,34 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public String postgresPassword() {
     return getPassword(POSTGRES_PASSWORD_CONFIG).value();
+  }
+
+  public int maxAttempts() {
+    return getInt(TRANSFER_MAX_ATTEMPTS_CONFIG);
+  }
+
+  public Duration verdictTimeout() {
+    return Duration.ofMillis(getLong(TRANSFER_VERDICT_TIMEOUT_MS_CONFIG));
+  }
+
+  public long feeReserveNano() {
+    return getLong(TRANSFER_FEE_RESERVE_NANO_CONFIG);
+  }
+
+  public int walletBacklogMax() {
+    return getInt(WALLET_BACKLOG_MAX_CONFIG);
+  }
+
+  public Duration dedupRetention() {
+    return Duration.ofMillis(getLong(REQUESTS_DEDUP_RETENTION_MS_CONFIG));
+  }
+
+  public Duration batchIncompleteThreshold() {
+    return Duration.ofMillis(getLong(BATCH_INCOMPLETE_THRESHOLD_MS_CONFIG));
+  }
+
+  public Duration bounceWindow() {
+    return Duration.ofSeconds(getInt(POLLER_BOUNCE_WINDOW_SECONDS_CONFIG));
   }
 
   public int metricsPort() {

@@ -4,12 +4,18 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
 
 /**
  * The Kafka Streams properties every payout process starts from: exactly-once v2, short commit
  * and poll intervals (the payout loop crosses Kafka several times per transfer and each hop waits
- * for a commit), and poison records logged and skipped instead of killing a stream thread.
+ * for a commit), and records that cannot be read treated as what they are.
+ *
+ * <p>Deserialization failures fail the task: the only topic producers outside this system write,
+ * {@code payout.requests}, is read as raw bytes and validated in the topology (bad input goes to
+ * {@code payout.rejected}, never here), so an unreadable record can only be on an internal topic
+ * ({@code payout.submissions}, {@code payout.confirmations}). Skipping one would silently drop a
+ * watch-list entry or a verdict and wedge a wallet; that is a bug to stop for, not bad input.
  */
 public final class StreamsProperties {
   private StreamsProperties() {}
@@ -24,7 +30,7 @@ public final class StreamsProperties {
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(PayoutsConfig.STREAMS_STATE_DIR_CONFIG));
     // Wall-clock punctuation (issuing rounds, chain polls) is only as fine as the poll loop.
     props.put(StreamsConfig.POLL_MS_CONFIG, 5L);
-    props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+    props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndFailExceptionHandler.class);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
     return props;

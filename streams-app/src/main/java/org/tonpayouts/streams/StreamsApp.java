@@ -6,18 +6,20 @@ import java.util.Properties;
 import javax.sql.DataSource;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StreamThreadFailures;
 import org.tonpayouts.runtime.StreamsProperties;
 import org.tonpayouts.schemas.PayoutRequestValidator;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.LedgerException;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.streams.topology.PayoutTopology;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
 import org.tonpayouts.streams.wallet.IssuingRound;
+import org.tonpayouts.streams.wallet.WalletTxDependencies;
 import org.tonpayouts.streams.wallet.WalletTxProcessor;
 import org.tonpayouts.ton.api.TonApi;
 import org.tonpayouts.ton.keys.WalletKey;
@@ -31,24 +33,19 @@ import org.tonpayouts.ton.wallet.TransferSigner;
 public final class StreamsApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
 
-  /** Messages per transfer before it is given up as FAILED (each one provably expired unapplied). */
-  public static final int MAX_ATTEMPTS = 5;
-
   private final KafkaStreams streams;
   private final Topology topology;
 
   public StreamsApp(PayoutsConfig config, WalletKey key, TonApi api, DataSource ledgerDataSource, Clock clock,
       PayoutMetrics metrics) {
     Ledger.migrate(ledgerDataSource);
-    this.topology = topology(config, key, api, new Ledger(ledgerDataSource, clock), clock, metrics);
+    this.topology = topology(config, key, api, new Ledger(ledgerDataSource, clock, config.maxAttempts()), clock,
+        metrics);
     Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG));
     this.streams = new KafkaStreams(topology, props);
-    streams.setUncaughtExceptionHandler(e -> {
-      // Infrastructure trouble (database, broker) is retried by a fresh thread from the last commit;
-      // bad records never get here (they are rejected or skipped where they are read).
-      log.error("stream thread died, replacing it", e);
-      return StreamThreadExceptionResponse.REPLACE_THREAD;
-    });
+    // Database, broker and API trouble gets a fresh thread from the last commit; anything else
+    // (a bug, an unreadable record on an internal topic) stops the instance loudly.
+    streams.setUncaughtExceptionHandler(StreamThreadFailures.handler(t -> t instanceof LedgerException));
   }
 
   /** The topology streams-app runs, wired to its collaborators; driver and broker tests call this too. */
@@ -56,15 +53,18 @@ public final class StreamsApp implements AutoCloseable {
       PayoutMetrics metrics) {
     Subwallets subwallets = new Subwallets(key, config.workchain());
     TransferSigner signer = new TransferSigner(subwallets);
-    IssuingRound round = new IssuingRound(api, signer, ledger, clock, config.validUntilTtl(), config.seqnoFetchTimeout(),
-        metrics);
+    IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
+        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
     RequestRules rules = new RequestRules(config.subwalletMin(), config.subwalletMax());
-    WalletTxProcessor.Dependencies deps = new WalletTxProcessor.Dependencies(round, ledger, subwallets, clock, metrics,
-        config.tickInterval(), MAX_ATTEMPTS);
+    metrics.batchIncomplete(clock, config.batchIncompleteThreshold());
+    WalletTxDependencies deps = new WalletTxDependencies(round, ledger, subwallets, clock, metrics,
+        new WalletTxDependencies.Settings(config.tickInterval(), config.clockSkewMargin(), config.verdictTimeout(),
+            config.walletBacklogMax(), config.dedupRetention()));
     return PayoutTopology.build(
         () -> new RequestValidationProcessor(validator, rules, clock, metrics),
-        () -> new WalletTxProcessor(deps));
+        () -> new WalletTxProcessor(deps),
+        config.dedupRetention());
   }
 
   public Topology topology() {

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.streams.KafkaStreams;
 import com.zaxxer.hikari.HikariDataSource;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.streams.ledger.Ledger;
@@ -42,9 +43,16 @@ public final class StreamsAppMain implements Callable<Integer> {
         app.close();
         stopped.countDown();
       }, "streams-app-shutdown"));
+      // A stream thread that failed on something not transient stops the instance (ERROR): exit 1
+      // so the supervisor sees it, instead of idling as a healthy-looking process.
+      app.streams().setStateListener((now, before) -> {
+        if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
+          stopped.countDown();
+        }
+      });
       app.start();
       stopped.await();
+      return app.streams().state() == KafkaStreams.State.ERROR ? 1 : 0;
     }
-    return 0;
   }
 }

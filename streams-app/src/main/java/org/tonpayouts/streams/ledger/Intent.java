@@ -3,35 +3,31 @@ package org.tonpayouts.streams.ledger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
-import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.TransferRequest;
 
 /**
- * A signed message about to be sent: what {@link Ledger#recordIntents} writes, and commits, before
- * the BOC leaves the process.
+ * A signed message about to be sent: what {@link IntentRecorder#record} writes, and commits,
+ * before the BOC leaves the process.
  *
- * @param requestId the payout request
- * @param transferId the transfer of that request this message pays
- * @param transferIndex position of the transfer in its request (0-based)
+ * @param request the payout request the message pays a transfer of (registered with the message)
+ * @param origin where this copy of the request was read from ({@code topic-partition@offset})
+ * @param transferIndex which of its transfers (0-based)
  * @param attempt 1 for a transfer's first message; higher only after earlier ones expired
- * @param subwalletId the paying WalletV4R2 subwallet id
  * @param walletAddress the paying wallet, any spelling; stored raw ({@code 0:<hex>})
- * @param destination the recipient as the request gave it (its user-friendly flags matter)
- * @param amountNano nanotons sent
- * @param seqno the wallet seqno the message was signed with
+ * @param seqno the wallet seqno the message was signed with: the transfer's seqno from its first
+ *     attempt on (the ledger refuses any other)
  * @param messageHash hash of the external message, 64 lowercase hex
  * @param normalizedHash TEP-467 normalized hash, 64 lowercase hex, or null
  * @param boc the signed external message, base64
  * @param validUntil the message's {@code valid_until}; whole seconds, as the wallet reads it
  */
 public record Intent(
-    String requestId,
-    String transferId,
+    PayoutRequest request,
+    String origin,
     int transferIndex,
     int attempt,
-    long subwalletId,
     String walletAddress,
-    String destination,
-    long amountNano,
     long seqno,
     String messageHash,
     String normalizedHash,
@@ -39,23 +35,16 @@ public record Intent(
     Instant validUntil) {
 
   public Intent {
-    Checks.nonBlank(requestId, "requestId");
-    Checks.nonBlank(transferId, "transferId");
-    if (transferIndex < 0) {
-      throw new IllegalArgumentException("transferIndex must be >= 0, got " + transferIndex);
+    Objects.requireNonNull(request, "request");
+    Checks.nonBlank(origin, "origin");
+    if (transferIndex < 0 || transferIndex >= request.transfers().size()) {
+      throw new IllegalArgumentException("transferIndex must be within the request's "
+          + request.transfers().size() + " transfers, got " + transferIndex);
     }
     if (attempt < 1) {
       throw new IllegalArgumentException("attempt must be >= 1, got " + attempt);
     }
-    Checks.uint32(subwalletId, "subwalletId");
     walletAddress = Checks.rawAddress(walletAddress, "walletAddress");
-    Checks.nonBlank(destination, "destination");
-    if (!TonAddress.isValid(destination)) {
-      throw new IllegalArgumentException("destination is not a TON address: '" + destination + "'");
-    }
-    if (amountNano <= 0) {
-      throw new IllegalArgumentException("amountNano must be positive, got " + amountNano);
-    }
     Checks.uint32(seqno, "seqno");
     messageHash = Checks.hash(messageHash, "messageHash");
     normalizedHash = Checks.hashOrNull(normalizedHash, "normalizedHash");
@@ -65,12 +54,36 @@ public record Intent(
     validUntil = validUntil.truncatedTo(ChronoUnit.SECONDS);
   }
 
+  public String requestId() {
+    return request.requestId();
+  }
+
+  public TransferRequest transfer() {
+    return request.transfer(transferIndex);
+  }
+
+  public String transferId() {
+    return transfer().transferId();
+  }
+
+  public long subwalletId() {
+    return request.subwalletId();
+  }
+
+  public String destination() {
+    return transfer().destination();
+  }
+
+  public long amountNano() {
+    return transfer().amountNano();
+  }
+
   /** Everything but the BOC, so a log line stays one short line. */
   @Override
   public String toString() {
-    return "Intent[request=" + requestId + ", transfer=" + transferId + ", index=" + transferIndex
-        + ", attempt=" + attempt + ", subwallet=" + subwalletId + ", wallet=" + walletAddress
-        + ", destination=" + destination + ", amountNano=" + amountNano + ", seqno=" + seqno
+    return "Intent[request=" + requestId() + ", transfer=" + transferId() + ", index=" + transferIndex
+        + ", attempt=" + attempt + ", subwallet=" + subwalletId() + ", wallet=" + walletAddress
+        + ", destination=" + destination() + ", amountNano=" + amountNano() + ", seqno=" + seqno
         + ", hash=" + messageHash + ", validUntil=" + validUntil + "]";
   }
 }

@@ -13,6 +13,7 @@ import java.time.Instant;
  * @param lastError the latest send error or verdict reason, for operators
  * @param errorCount send errors recorded so far
  * @param sendCount times the BOC was handed to the API (re-sends of the same bytes included)
+ * @param evidenceUtime for EXPIRED, the API node's time ({@code sync_utime}) that proved it
  */
 public record LedgerRow(
     long id,
@@ -40,7 +41,8 @@ public record LedgerRow(
     Instant createdAt,
     Instant updatedAt,
     Instant sentAt,
-    Instant settledAt) {
+    Instant settledAt,
+    Long evidenceUtime) {
 
   /** Everything but the BOC, so a log line stays one short line. */
   @Override

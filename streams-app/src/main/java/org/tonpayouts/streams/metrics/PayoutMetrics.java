@@ -4,7 +4,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.Gauge;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.tonpayouts.schemas.SettlementStatus;
 
 /**
@@ -24,6 +29,18 @@ public final class PayoutMetrics {
   private final Counter sendErrors;
   private final Counter expired;
   private final Timer issuingRound;
+  private final Timer seqnoFetch;
+  private final Timer seqnoFetchFailed;
+  private final Counter conflicts;
+  private final Counter backlogFull;
+  private final Counter refusedBeforeSigning;
+  private final Counter verdictOverdue;
+  private final Counter recheckRequested;
+  private final Counter ledgerContradictions;
+  /** Wallets whose head request is partly settled, and since when (this instance's tasks). */
+  private final Map<String, Instant> partlySettled = new ConcurrentHashMap<>();
+  private volatile Clock clock = Clock.systemUTC();
+  private volatile Duration batchIncompleteThreshold = Duration.ofMinutes(5);
 
   public PayoutMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -43,6 +60,49 @@ public final class PayoutMetrics {
     expired = Counter.builder("ton.tx.expired").description("Messages that provably never applied").register(registry);
     issuingRound = Timer.builder("payout.issuing_round").description("Duration of one issuing round")
         .publishPercentiles(0.5, 0.99).register(registry);
+    seqnoFetch = Timer.builder("ton.tx.seqno_fetch.duration")
+        .description("Fresh wallet reads (seqno, balance, node time) before signing").tag("outcome", "ok")
+        .publishPercentiles(0.5, 0.99).register(registry);
+    seqnoFetchFailed = Timer.builder("ton.tx.seqno_fetch.duration")
+        .description("Fresh wallet reads (seqno, balance, node time) before signing").tag("outcome", "failed")
+        .register(registry);
+    conflicts = Counter.builder("payout.requests.conflict")
+        .description("Requests refused because their requestId was accepted before with other content").register(registry);
+    backlogFull = Counter.builder("payout.requests.backlog_full")
+        .description("Requests refused because their wallet's backlog was full").register(registry);
+    refusedBeforeSigning = Counter.builder("ton.tx.refused_before_signing")
+        .description("Transfers failed before signing (the wallet could not pay them, or no attempts left)")
+        .register(registry);
+    verdictOverdue = Counter.builder("ton.tx.verdict_overdue")
+        .description("Transfers re-checked because no verdict came well past valid_until").register(registry);
+    recheckRequested = Counter.builder("ton.tx.recheck_requested")
+        .description("Transfers handed back to the poller to re-establish their outcome from the chain").register(registry);
+    ledgerContradictions = Counter.builder("ton.tx.ledger_contradiction")
+        .description("Verdicts that contradicted the ledger (audited; an operator must look)").register(registry);
+    Gauge.builder("ton.tx.batch.incomplete", this, PayoutMetrics::incompleteBatches)
+        .description("Requests with some transfers settled and others open for longer than the threshold")
+        .register(registry);
+  }
+
+  /** Configures the {@code ton.tx.batch.incomplete} gauge: its clock and threshold. */
+  public PayoutMetrics batchIncomplete(Clock clock, Duration threshold) {
+    this.clock = clock;
+    this.batchIncompleteThreshold = threshold;
+    return this;
+  }
+
+  private double incompleteBatches() {
+    Instant cutoff = clock.instant().minus(batchIncompleteThreshold);
+    return partlySettled.values().stream().filter(since -> since.isBefore(cutoff)).count();
+  }
+
+  /** The wallet's head request is partly settled since {@code since}, or (null) not any more. */
+  public void partlySettled(String walletKey, Instant since) {
+    if (since == null) {
+      partlySettled.remove(walletKey);
+    } else {
+      partlySettled.put(walletKey, since);
+    }
   }
 
   /** Metrics kept in memory only (tests, tools). */
@@ -64,6 +124,17 @@ public final class PayoutMetrics {
   public void sendBoc() { sendBocs.increment(); }
   public void sendError() { sendErrors.increment(); }
   public void expired() { expired.increment(); }
+
+  public void seqnoFetch(Duration took, boolean ok) {
+    (ok ? seqnoFetch : seqnoFetchFailed).record(took);
+  }
+
+  public void conflict() { conflicts.increment(); }
+  public void backlogFull() { backlogFull.increment(); }
+  public void refusedBeforeSigning() { refusedBeforeSigning.increment(); }
+  public void verdictOverdue() { verdictOverdue.increment(); }
+  public void recheckRequested() { recheckRequested.increment(); }
+  public void ledgerContradiction() { ledgerContradictions.increment(); }
 
   public void issuingRound(Duration took) {
     issuingRound.record(took);

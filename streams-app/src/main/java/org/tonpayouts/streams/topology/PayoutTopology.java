@@ -1,13 +1,16 @@
 package org.tonpayouts.streams.topology;
 
+import java.time.Duration;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.tonpayouts.schemas.JsonSerde;
+import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
-import org.tonpayouts.streams.wallet.WalletState;
+import org.tonpayouts.streams.wallet.QueuedRequest;
+import org.tonpayouts.streams.wallet.WalletHead;
 import org.tonpayouts.streams.wallet.WalletTxProcessor;
 
 /**
@@ -15,11 +18,15 @@ import org.tonpayouts.streams.wallet.WalletTxProcessor;
  *
  * <pre>
  * payout.requests (bytes) ──▶ request-validator ──▶ wallet-tx ──▶ payout.submissions
- *                                   │                 ▲   │
- *                                   ▼                 │   └──────▶ payout.settlements
- *                            payout.rejected          │
+ *                                   │                 ▲   │ │
+ *                                   ▼                 │   │ └────▶ payout.settlements
+ *                            payout.rejected ◀────────┼───┘ (backlog full, requestId conflicts)
  * payout.confirmations ───────────────────────────────┘
  * </pre>
+ *
+ * wallet-tx keeps, per wallet, a small head ({@code wallet-heads}), its queued requests one per
+ * key ({@code wallet-queue}) and the requestIds it accepted within the dedup retention
+ * ({@code accepted-request-ids}, a window store whose old segments Kafka Streams drops).
  *
  * Every topic is keyed by subwallet id and {@code payout.requests} and {@code payout.confirmations}
  * must have the same number of partitions, so one task owns each wallet's queue and in-flight message.
@@ -28,11 +35,13 @@ import org.tonpayouts.streams.wallet.WalletTxProcessor;
 public final class PayoutTopology {
   public static final String REQUESTS_SOURCE = "requests-source";
   public static final String CONFIRMATIONS_SOURCE = "confirmations-source";
+  /** The one sink of {@code payout.rejected}: the validator's refusals and wallet-tx's (backlog, conflicts). */
+  public static final String REJECTED_SINK = "rejected-sink";
 
   private PayoutTopology() {}
 
-  public static Topology build(
-      Supplier<RequestValidationProcessor> validator, Supplier<WalletTxProcessor> walletTx) {
+  public static Topology build(Supplier<RequestValidationProcessor> validator, Supplier<WalletTxProcessor> walletTx,
+      Duration dedupRetention) {
     Topology topology = new Topology();
 
     topology.addSource(REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
@@ -41,16 +50,20 @@ public final class PayoutTopology {
         Topics.PAYOUT_CONFIRMATIONS.valueSerde().deserializer(), Topics.PAYOUT_CONFIRMATIONS.name());
 
     topology.addProcessor(RequestValidationProcessor.NAME, validator::get, REQUESTS_SOURCE);
-    topology.addSink(RequestValidationProcessor.REJECTED_SINK, Topics.PAYOUT_REJECTED.name(),
-        Topics.PAYOUT_REJECTED.keySerde().serializer(), Topics.PAYOUT_REJECTED.valueSerde().serializer(),
-        RequestValidationProcessor.NAME);
-
     topology.addProcessor(WalletTxProcessor.NAME, walletTx::get, RequestValidationProcessor.NAME, CONFIRMATIONS_SOURCE);
-    topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WalletTxProcessor.WALLET_STORE),
-        Serdes.String(), JsonSerde.of(WalletState.class)), WalletTxProcessor.NAME);
+    topology.addSink(REJECTED_SINK, Topics.PAYOUT_REJECTED.name(),
+        Topics.PAYOUT_REJECTED.keySerde().serializer(), Topics.PAYOUT_REJECTED.valueSerde().serializer(),
+        RequestValidationProcessor.NAME, WalletTxProcessor.NAME);
+
     topology.addStateStore(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(WalletTxProcessor.REQUEST_ID_STORE), Serdes.String(), Serdes.Long()),
-        WalletTxProcessor.NAME);
+        Stores.persistentKeyValueStore(WalletTxProcessor.WALLET_HEADS_STORE), Serdes.String(),
+        JsonSerde.of(WalletHead.class)), WalletTxProcessor.NAME);
+    topology.addStateStore(Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(WalletTxProcessor.WALLET_QUEUE_STORE), Serdes.String(),
+        JsonSerde.of(QueuedRequest.class)), WalletTxProcessor.NAME);
+    topology.addStateStore(Stores.windowStoreBuilder(
+        Stores.persistentWindowStore(WalletTxProcessor.REQUEST_MEMORY_STORE, dedupRetention, dedupRetention, false),
+        Serdes.String(), JsonSerde.of(PayoutRequest.class)), WalletTxProcessor.NAME);
     topology.addSink(WalletTxProcessor.SUBMISSIONS_SINK, Topics.PAYOUT_SUBMISSIONS.name(),
         Topics.PAYOUT_SUBMISSIONS.keySerde().serializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().serializer(),
         WalletTxProcessor.NAME);

@@ -26,7 +26,7 @@ public final class RequestValidationProcessor implements Processor<String, byte[
   public static final String NAME = "request-validator";
   /** Child names the topology gives this processor's two ways out. */
   public static final String ACCEPTED_CHILD = WalletTxProcessor.NAME;
-  public static final String REJECTED_SINK = "rejected-sink";
+  public static final String REJECTED_SINK = org.tonpayouts.streams.topology.PayoutTopology.REJECTED_SINK;
 
   private static final Logger log = LoggerFactory.getLogger(RequestValidationProcessor.class);
 

@@ -1,20 +1,41 @@
 package org.tonpayouts.streams.wallet;
 
+import java.time.Instant;
+import java.util.List;
 import org.tonpayouts.streams.ledger.LedgerRow;
+import org.tonpayouts.streams.ledger.RequestConflict;
+import org.tonpayouts.streams.ledger.TransferRow;
 
 /** What an issuing round did for one wallet; the processor turns it into state and events. */
 public sealed interface IssueOutcome {
   IssueTask task();
 
   /**
-   * A message for the transfer is on its way (new, or resumed from the ledger) and must be watched.
-   * {@code message} is the ledger row of the message.
+   * A message of the transfer must be watched: signed now, resumed from the ledger (its same BOC
+   * re-sent), or, with {@code recheck}, the newest one handed to the poller to re-establish the
+   * transfer's outcome because the wallet's seqno moved past the transfer's.
+   *
+   * @param message the message's ledger row
+   * @param hashes every message hash signed for the transfer, oldest first, {@code message} last
+   * @param firstSubmittedAt when the transfer's first message was recorded
    */
-  record Submitted(IssueTask task, LedgerRow message, boolean resumed) implements IssueOutcome {}
+  record Submitted(IssueTask task, LedgerRow message, List<String> hashes, Instant firstSubmittedAt, boolean resumed,
+      boolean recheck) implements IssueOutcome {}
 
-  /** Nothing was sent this round (stale read, slow or failing API); the wallet stays ready. */
+  /** Nothing was done this round (stale read, slow or failing API, a concurrent writer); try again. */
   record Deferred(IssueTask task, String reason) implements IssueOutcome {}
 
-  /** The ledger already holds the transfer's outcome (an earlier run settled it but its Kafka commit was lost). */
-  record AlreadyDecided(IssueTask task, LedgerRow message) implements IssueOutcome {}
+  /**
+   * The ledger holds the transfer's outcome: decided by an earlier run whose Kafka commit was
+   * lost, or just now before signing (the wallet cannot pay it). Publish it.
+   *
+   * @param message the message that decided it, null when none did
+   */
+  record Decided(IssueTask task, TransferRow transfer, LedgerRow message) implements IssueOutcome {}
+
+  /** The request is a later copy of one the ledger recorded from another record: drop it silently. */
+  record Duplicate(IssueTask task, String why) implements IssueOutcome {}
+
+  /** The requestId is recorded with other content: reject this request. */
+  record Conflict(IssueTask task, RequestConflict conflict) implements IssueOutcome {}
 }

@@ -1,40 +1,51 @@
 package org.tonpayouts.streams.wallet;
 
 import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * One wallet's share of an issuing round: the transfer to put on chain next and what the round
  * needs to know to do it safely.
  *
+ * @param head the wallet's state when the round started
+ * @param queued the request at the head of the wallet's queue
  * @param wallet the subwallet's address
- * @param request the request at the head of the wallet's queue
- * @param transferIndex which of its transfers
- * @param attempt the attempt number a freshly signed message would carry
- * @param lastAppliedSeqno floor of the stale-read guard (null: unknown)
+ * @param floor seqno of our newest message known to have applied (a fresh read must be above it); null: unknown
  */
-public record IssueTask(
-    TonAddress wallet, PayoutRequest request, int transferIndex, int attempt, Long lastAppliedSeqno) {
+public record IssueTask(WalletHead head, QueuedRequest queued, TonAddress wallet, Long floor) {
 
-  public static IssueTask of(WalletState state, TonAddress wallet) {
-    return new IssueTask(wallet, state.currentRequest(), state.transferIndex(), state.attempts() + 1,
-        state.lastAppliedSeqno());
+  public PayoutRequest request() {
+    return queued.request();
   }
 
-  public long subwalletId() {
-    return request.subwalletId();
-  }
-
-  public String requestId() {
-    return request.requestId();
+  public int transferIndex() {
+    return head.transferIndex();
   }
 
   public TransferRequest transfer() {
-    return request.transfer(transferIndex);
+    return request().transfer(transferIndex());
+  }
+
+  public long subwalletId() {
+    return head.subwalletId();
+  }
+
+  public String key() {
+    return Topics.walletKey(subwalletId());
+  }
+
+  public String requestId() {
+    return request().requestId();
   }
 
   public String transferId() {
     return transfer().transferId();
+  }
+
+  TransferRef ref() {
+    return new TransferRef(request(), transferIndex());
   }
 }

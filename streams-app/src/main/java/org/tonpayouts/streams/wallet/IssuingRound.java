@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,15 +15,25 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.streams.ledger.AuditEvent;
 import org.tonpayouts.streams.ledger.Intent;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.LedgerRow;
-import org.tonpayouts.streams.ledger.RecordedIntent;
+import org.tonpayouts.streams.ledger.RecordResult;
+import org.tonpayouts.streams.ledger.TransferDecision;
+import org.tonpayouts.streams.ledger.TransferHistory;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.streams.wallet.IssueOutcome.Conflict;
+import org.tonpayouts.streams.wallet.IssueOutcome.Decided;
+import org.tonpayouts.streams.wallet.IssueOutcome.Deferred;
+import org.tonpayouts.streams.wallet.IssueOutcome.Duplicate;
+import org.tonpayouts.streams.wallet.IssueOutcome.Submitted;
 import org.tonpayouts.ton.address.ParsedAddress;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.SentMessage;
 import org.tonpayouts.ton.api.TonApi;
+import org.tonpayouts.ton.api.WalletSnapshot;
 import org.tonpayouts.ton.wallet.SignedTransfer;
 import org.tonpayouts.ton.wallet.TransferOrder;
 import org.tonpayouts.ton.wallet.TransferSigner;
@@ -31,177 +42,251 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * Puts the next transfer of many ready wallets on chain at once: the side-effecting half of the
  * wallet-tx processor, kept apart so the processor stays a short decision.
  *
- * <p>Per round, for every task: resume the transfer's live attempt if the ledger has one
- * (re-sending the same BOC is always safe); otherwise read the wallet's seqno fresh, refuse stale
- * reads, sign, and record the intent rows of all wallets in one ledger transaction before anything
- * is sent. Reads and sends of all wallets run concurrently, so one slow wallet costs the round one
- * round trip, not one per wallet (DESIGN.md, Performance principle). A send that fails or times
- * out is not a failure: the message may have been delivered, so it is watched like any other and
- * only the chain poller's verdict (confirmed, or provably expired) ends it.
+ * <p>Per round: read every task's transfer history from the ledger (one round trip), then per
+ * task: reject a requestId recorded with other content; drop a later copy of a request already
+ * decided; publish an outcome the ledger already holds; resume a message that may still apply
+ * (re-sending the same BOC is always safe). Every other task needs a new message: read the
+ * wallet fresh (seqno, balance and the node's time from one answer; all wallets concurrently),
+ * let {@link SeqnoGuard} decide the seqno (a transfer keeps the seqno of its first message for
+ * every attempt), fail a transfer the wallet cannot pay before signing it, sign, record all
+ * intents in one ledger transaction, and only then send them all at once. A send that fails or
+ * times out is not a failure: the message may have been delivered, so it is watched like any
+ * other and only the chain decides.
  */
 public final class IssuingRound {
   private static final Logger log = LoggerFactory.getLogger(IssuingRound.class);
+
+  /** How the round signs and what it may spend. */
+  public record Settings(Duration validUntilTtl, Duration roundTimeout, long feeReserveNano, int maxAttempts) {}
 
   private final TonApi api;
   private final TransferSigner signer;
   private final Ledger ledger;
   private final Clock clock;
-  private final Duration validUntilTtl;
-  private final Duration roundTimeout;
+  private final Settings settings;
   private final PayoutMetrics metrics;
 
-  public IssuingRound(TonApi api, TransferSigner signer, Ledger ledger, Clock clock, Duration validUntilTtl,
-      Duration roundTimeout, PayoutMetrics metrics) {
+  public IssuingRound(TonApi api, TransferSigner signer, Ledger ledger, Clock clock, Settings settings,
+      PayoutMetrics metrics) {
     this.api = api;
     this.signer = signer;
     this.ledger = ledger;
     this.clock = clock;
-    this.validUntilTtl = validUntilTtl;
-    this.roundTimeout = roundTimeout;
+    this.settings = settings;
     this.metrics = metrics;
   }
 
   public List<IssueOutcome> run(List<IssueTask> tasks) {
     List<IssueOutcome> outcomes = new ArrayList<>();
-    List<LedgerRow> toSend = new ArrayList<>();
-    Map<String, IssueTask> taskByHash = new HashMap<>();
-    List<IssueTask> fresh = new ArrayList<>();
+    List<Submitted> toSend = new ArrayList<>();
+    List<Planned> needMessage = new ArrayList<>();
 
-    Map<TransferKey, LedgerRow> current = currentAttempts(tasks);
+    Map<TransferRef, TransferHistory> histories =
+        ledger.queries().histories(tasks.stream().map(IssueTask::ref).toList());
     for (IssueTask task : tasks) {
-      LedgerRow existing = current.get(TransferKey.of(task));
-      if (existing == null) {
-        fresh.add(task);
-      } else if (existing.status().isLive()) {
-        toSend.add(existing);
-        taskByHash.put(existing.messageHash(), task);
-        log.info("resuming message subwallet={} request={} transfer={} seqno={} hash={} status={}",
-            task.subwalletId(), task.requestId(), task.transferId(), existing.seqno(), existing.messageHash(),
-            existing.status());
+      TransferHistory history = histories.get(task.ref());
+      IssueOutcome fromLedger = fromLedger(task, history);
+      if (fromLedger instanceof Submitted resumed) {
+        toSend.add(resumed);
+      } else if (fromLedger != null) {
+        outcomes.add(fromLedger);
       } else {
-        outcomes.add(new IssueOutcome.AlreadyDecided(task, existing));
+        needMessage.add(new Planned(task, history));
       }
     }
 
-    List<Intent> intents = signFresh(fresh, outcomes);
-    Map<String, Boolean> resumed = new HashMap<>();
-    toSend.forEach(row -> resumed.put(row.messageHash(), true));
-    if (!intents.isEmpty()) {
-      Map<TransferKey, IssueTask> freshByKey = new HashMap<>();
-      fresh.forEach(t -> freshByKey.put(TransferKey.of(t), t));
-      for (RecordedIntent r : ledger.recordIntents(intents)) {
-        IssueTask task = freshByKey.get(new TransferKey(r.intent().requestId(), r.intent().transferId()));
-        if (r.inserted()) {
-          toSend.add(r.row());
-          taskByHash.put(r.row().messageHash(), task);
-          resumed.put(r.row().messageHash(), false);
-        } else if (r.row().requestId().equals(task.requestId()) && r.row().transferId().equals(task.transferId())) {
-          // Another instance (or an earlier run of this one) got there first: resume its message, drop ours.
-          if (r.row().status().isLive()) {
-            toSend.add(r.row());
-            taskByHash.put(r.row().messageHash(), task);
-            resumed.put(r.row().messageHash(), true);
-          } else {
-            outcomes.add(new IssueOutcome.AlreadyDecided(task, r.row()));
-          }
-        } else {
-          // The seqno is held by another transfer's message that may still apply: our read was stale.
-          metrics.staleSeqnoRead();
-          outcomes.add(new IssueOutcome.Deferred(task,
-              "seqno " + r.intent().seqno() + " is held by request " + r.row().requestId() + " transfer "
-                  + r.row().transferId()));
-        }
+    List<Intent> intents = new ArrayList<>();
+    Map<String, Planned> plannedByHash = new HashMap<>();
+    readAndSign(needMessage, intents, plannedByHash, outcomes);
+    for (RecordResult result : ledger.intents().record(intents)) {
+      Planned planned = plannedByHash.get(result.intent().messageHash());
+      if (result instanceof RecordResult.Recorded recorded) {
+        toSend.add(planned.submitted(recorded.row()));
+      } else if (result instanceof RecordResult.Refused refused) {
+        // Someone else wrote first, or the world moved: the next round reads the ledger again.
+        outcomes.add(new Deferred(planned.task, "ledger refused the intent: " + refused.refusal() + " ("
+            + refused.detail() + ")"));
       }
     }
 
-    sendAll(toSend);
-    for (LedgerRow row : toSend) {
-      outcomes.add(new IssueOutcome.Submitted(taskByHash.get(row.messageHash()), row, resumed.get(row.messageHash())));
-    }
+    sendAll(toSend.stream().filter(s -> !s.recheck()).map(Submitted::message).toList());
+    outcomes.addAll(toSend);
     return outcomes;
   }
 
-  /** A transfer's identity: request id and transfer id. */
-  private record TransferKey(String requestId, String transferId) {
-    static TransferKey of(IssueTask task) {
-      return new TransferKey(task.requestId(), task.transferId());
+  /** What the ledger alone decides for a task; null when the task needs a new message. */
+  private IssueOutcome fromLedger(IssueTask task, TransferHistory history) {
+    if (history.conflict() != null) {
+      return new Conflict(task, history.conflict());
+    }
+    if (history.transfer() != null && !history.transfer().status().isOpen()) {
+      if (history.recordedFromAnotherCopy(task.queued().origin())) {
+        return new Duplicate(task, "request " + task.requestId() + " was recorded from " + history.recordedOrigin()
+            + " and its transfer " + task.transferId() + " is " + history.transfer().status()
+            + "; this copy came from " + task.queued().origin());
+      }
+      LedgerRow deciding = history.messages().stream()
+          .filter(m -> m.messageHash().equals(history.transfer().messageHash())).findFirst()
+          .orElse(history.newest().orElse(null));
+      return new Decided(task, history.transfer(), deciding);
+    }
+    var live = history.liveMessage();
+    if (live.isPresent()) {
+      log.info("resuming message subwallet={} request={} transfer={} seqno={} hash={} attempt={} status={}",
+          task.subwalletId(), task.requestId(), task.transferId(), live.get().seqno(), live.get().messageHash(),
+          live.get().attempt(), live.get().status());
+      return new Submitted(task, live.get(), history.hashes(), firstSubmittedAt(history, live.get()), true, false);
+    }
+    return null;
+  }
+
+  private static Instant firstSubmittedAt(TransferHistory history, LedgerRow fallback) {
+    return history.messages().isEmpty() ? fallback.createdAt() : history.messages().get(0).createdAt();
+  }
+
+  /** A task that needs a new message, with its ledger history; collects what happened to it. */
+  private final class Planned {
+    final IssueTask task;
+    final TransferHistory history;
+    CompletableFuture<WalletSnapshot> read;
+    long readStartedNanos;
+
+    Planned(IssueTask task, TransferHistory history) {
+      this.task = task;
+      this.history = history;
+    }
+
+    Submitted submitted(LedgerRow row) {
+      List<String> hashes = new ArrayList<>(history.hashes());
+      hashes.add(row.messageHash());
+      Instant first = history.messages().isEmpty() ? row.createdAt() : history.messages().get(0).createdAt();
+      return new Submitted(task, row, hashes, first, false, false);
     }
   }
 
-  /** The live or decided attempt of every task's transfer, read in one round trip. */
-  private Map<TransferKey, LedgerRow> currentAttempts(List<IssueTask> tasks) {
-    List<String> requestIds = new ArrayList<>();
-    List<String> transferIds = new ArrayList<>();
-    tasks.forEach(t -> {
-      requestIds.add(t.requestId());
-      transferIds.add(t.transferId());
-    });
-    Map<TransferKey, LedgerRow> rows = new HashMap<>();
-    for (LedgerRow row : ledger.findCurrentAttempts(requestIds, transferIds)) {
-      rows.put(new TransferKey(row.requestId(), row.transferId()), row);
+  /** Fresh reads for all planned tasks at once, the seqno and balance checks, then signing. */
+  private void readAndSign(List<Planned> planned, List<Intent> intents, Map<String, Planned> byHash,
+      List<IssueOutcome> outcomes) {
+    if (planned.isEmpty()) {
+      return;
     }
-    return rows;
-  }
-
-  /** Fresh seqno reads for all tasks at once, the stale-read guard, then signing. */
-  private List<Intent> signFresh(List<IssueTask> tasks, List<IssueOutcome> outcomes) {
-    if (tasks.isEmpty()) {
-      return List.of();
-    }
-    Map<IssueTask, CompletableFuture<Long>> reads = new HashMap<>();
-    for (IssueTask task : tasks) {
-      reads.put(task, api.getSeqno(task.wallet()));
+    for (Planned p : planned) {
+      p.readStartedNanos = System.nanoTime();
+      p.read = api.getWalletSnapshot(p.task.wallet())
+          .whenComplete((r, e) -> metrics.seqnoFetch(Duration.ofNanos(System.nanoTime() - p.readStartedNanos), e == null));
       metrics.seqnoRead();
     }
-    awaitAll(reads.values());
+    awaitAll(planned.stream().map(p -> p.read).toList());
 
-    Instant now = clock.instant();
-    Instant validUntil = now.plus(validUntilTtl);
-    List<Intent> intents = new ArrayList<>();
-    for (IssueTask task : tasks) {
-      CompletableFuture<Long> read = reads.get(task);
-      if (!read.isDone() || read.isCompletedExceptionally()) {
-        String why = read.isDone() ? "seqno read failed: " + causeOf(read) : "seqno read timed out";
-        read.cancel(false);
-        outcomes.add(new IssueOutcome.Deferred(task, why));
-        log.warn("seqno read deferred subwallet={} request={} transfer={} reason={}",
-            task.subwalletId(), task.requestId(), task.transferId(), why);
+    for (Planned p : planned) {
+      IssueTask task = p.task;
+      if (!p.read.isDone() || p.read.isCompletedExceptionally()) {
+        String why = p.read.isDone() ? "wallet read failed: " + causeOf(p.read) : "wallet read timed out";
+        p.read.cancel(false);
+        outcomes.add(new Deferred(task, why));
+        log.warn("wallet read deferred subwallet={} request={} transfer={} reason={}", task.subwalletId(),
+            task.requestId(), task.transferId(), why);
         continue;
       }
-      long seqno = read.join();
-      switch (SeqnoGuard.check(seqno, task.lastAppliedSeqno())) {
-        case STALE -> {
-          metrics.staleSeqnoRead();
-          outcomes.add(new IssueOutcome.Deferred(task,
-              "stale seqno read " + seqno + ", expected at least " + (task.lastAppliedSeqno() + 1)));
-          log.info("stale seqno read subwallet={} read={} lastApplied={}", task.subwalletId(), seqno,
-              task.lastAppliedSeqno());
-          continue;
+      WalletSnapshot snapshot = p.read.join();
+      int attempt = p.history.attempts() + 1;
+      SeqnoGuard.Verdict verdict = SeqnoGuard.check(snapshot, p.history.boundSeqno(), task.floor());
+      if (verdict instanceof SeqnoGuard.Stale stale) {
+        metrics.staleSeqnoRead();
+        outcomes.add(new Deferred(task, stale.why()));
+        log.info("stale wallet read subwallet={} request={} transfer={} {}", task.subwalletId(), task.requestId(),
+            task.transferId(), stale.why());
+      } else if (verdict instanceof SeqnoGuard.SeqnoPassed passed) {
+        outcomes.add(seqnoPassed(p, passed));
+      } else if (verdict instanceof SeqnoGuard.Sign sign) {
+        if (sign.movedAhead()) {
+          seqnoMovedAhead(task, sign.seqno());
         }
-        case MOVED_AHEAD -> {
-          metrics.seqnoMismatch();
-          ledger.recordSeqnoMismatch(task.subwalletId(), task.wallet().toRaw(), task.lastAppliedSeqno() + 1, seqno,
-              "seqno read before request " + task.requestId() + " transfer " + task.transferId());
-          log.warn("wallet used by another signer subwallet={} expected={} observed={} (trusting the chain)",
-              task.subwalletId(), task.lastAppliedSeqno() + 1, seqno);
+        IssueOutcome refused = unaffordable(p, snapshot, attempt);
+        if (refused != null) {
+          outcomes.add(refused);
+        } else {
+          Intent intent = sign(task, sign.seqno(), attempt, snapshot);
+          intents.add(intent);
+          byHash.put(intent.messageHash(), p);
         }
-        case USE -> { }
       }
-      SignedTransfer signed = signer.sign(task.subwalletId(), seqno, validUntil, List.of(orderOf(task.transfer())));
-      metrics.signed();
-      intents.add(new Intent(task.requestId(), task.transferId(), task.transferIndex(), task.attempt(),
-          task.subwalletId(), signed.wallet().toRaw(), task.transfer().destination(), task.transfer().amountNano(),
-          signed.seqno(), signed.messageHash(), signed.normalizedHash(), signed.boc(),
-          Instant.ofEpochSecond(signed.validUntil())));
     }
-    return intents;
+  }
+
+  /**
+   * The wallet's seqno is past the transfer's, and every message of the transfer was judged
+   * expired: some other message used the seqno. Sign nothing; hand the newest message to the
+   * poller to establish from the chain which of the transfer's messages applied, if any.
+   */
+  private Submitted seqnoPassed(Planned p, SeqnoGuard.SeqnoPassed passed) {
+    IssueTask task = p.task;
+    LedgerRow newest = p.history.newest().orElseThrow();
+    metrics.seqnoMismatch();
+    log.warn("wallet seqno passed the transfer's seqno subwallet={} request={} transfer={} bound={} read={}"
+            + " hashes={}: asking the poller to re-check, signing nothing", task.subwalletId(), task.requestId(),
+        task.transferId(), passed.bound(), passed.read(), p.history.hashes());
+    return new Submitted(task, newest, p.history.hashes(), firstSubmittedAt(p.history, newest), true, true);
+  }
+
+  private void seqnoMovedAhead(IssueTask task, long seqno) {
+    metrics.seqnoMismatch();
+    ledger.audit().record(AuditEvent.aboutWallet(task.subwalletId(), task.wallet().toRaw(), seqno,
+        AuditEvent.Level.ERROR, AuditEvent.Type.SEQNO_MISMATCH,
+        "expected seqno " + (task.floor() + 1) + ", observed " + seqno + " before request " + task.requestId()
+            + " transfer " + task.transferId() + ": another signer used the wallet; trusting the chain"));
+  }
+
+  /** Fails the transfer before signing when the wallet cannot pay it; null when it can. */
+  private IssueOutcome unaffordable(Planned p, WalletSnapshot snapshot, int attempt) {
+    IssueTask task = p.task;
+    long needed = task.transfer().amountNano() + settings.feeReserveNano();
+    String why = null;
+    if (snapshot.balance() < needed) {
+      why = "insufficient balance: wallet " + task.wallet().toRaw() + " holds " + snapshot.balance()
+          + " nanotons (node time " + snapshot.syncUtime() + "), the transfer needs " + task.transfer().amountNano()
+          + " + " + settings.feeReserveNano() + " fee reserve";
+    } else if (attempt > settings.maxAttempts()) {
+      why = "no attempts left: " + p.history.attempts() + " of " + settings.maxAttempts() + " used";
+    }
+    if (why == null) {
+      return null;
+    }
+    metrics.refusedBeforeSigning();
+    TransferDecision decision = ledger.transfers().failBeforeSigning(task.request(), task.queued().origin(),
+        task.wallet().toRaw(), task.transferIndex(), why);
+    if (decision instanceof TransferDecision.Decided d) {
+      return new Decided(task, d.transfer(), null);
+    } else if (decision instanceof TransferDecision.AlreadyDecided d) {
+      return new Decided(task, d.transfer(), null);
+    } else if (decision instanceof TransferDecision.Conflict c) {
+      return new Conflict(task, c.conflict());
+    }
+    return new Deferred(task, "could not fail the transfer: " + ((TransferDecision.Refused) decision).why());
+  }
+
+  private Intent sign(IssueTask task, long seqno, int attempt, WalletSnapshot snapshot) {
+    // valid_until from the later of our clock and the node's: a clock behind the chain must not
+    // sign messages that are dead on arrival.
+    Instant now = clock.instant();
+    Instant nodeTime = Instant.ofEpochSecond(snapshot.syncUtime());
+    Instant validUntil = (nodeTime.isAfter(now) ? nodeTime : now).plus(settings.validUntilTtl());
+    SignedTransfer signed = signer.sign(task.subwalletId(), seqno, validUntil, List.of(orderOf(task.transfer())));
+    metrics.signed();
+    return new Intent(task.request(), task.queued().origin(), task.transferIndex(), attempt, signed.wallet().toRaw(),
+        signed.seqno(), signed.messageHash(), signed.normalizedHash(), signed.boc(),
+        Instant.ofEpochSecond(signed.validUntil()));
   }
 
   /** The transfer as the wallet will send it; a missing bounce flag follows the address's own flag. */
   static TransferOrder orderOf(TransferRequest transfer) {
     ParsedAddress destination = TonAddress.parseWithFlags(transfer.destination());
-    boolean bounce = transfer.bounce() != null ? transfer.bounce() : destination.bounceable();
-    return new TransferOrder(destination.address(), transfer.amountNano(), transfer.comment(), bounce);
+    return new TransferOrder(destination.address(), transfer.amountNano(), transfer.comment(), bounceOf(transfer));
+  }
+
+  /** The bounce flag the internal message carries. */
+  static boolean bounceOf(TransferRequest transfer) {
+    return transfer.bounce() != null ? transfer.bounce() : TonAddress.parseWithFlags(transfer.destination()).bounceable();
   }
 
   /** Hands every message to the API at once and records what the API said. */
@@ -228,19 +313,19 @@ public final class IssuingRound {
       } else {
         String why = send.isDone() ? causeOf(send) : "send timed out";
         // Delivered or not, the message is watched until the chain decides (DESIGN.md, safe-retry rule).
-        ledger.recordError(row.messageHash(), why);
+        ledger.transitions().recordError(row.messageHash(), why);
         metrics.sendError();
         log.warn("send not acknowledged subwallet={} request={} transfer={} seqno={} hash={} reason={}",
             row.subwalletId(), row.requestId(), row.transferId(), row.seqno(), row.messageHash(), why);
       }
     }
-    ledger.markSent(sent);
+    ledger.transitions().markSent(sent);
   }
 
-  private void awaitAll(java.util.Collection<? extends CompletableFuture<?>> futures) {
+  private void awaitAll(Collection<? extends CompletableFuture<?>> futures) {
     try {
       CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
-          .get(roundTimeout.toMillis(), TimeUnit.MILLISECONDS);
+          .get(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
       // Each future is inspected on its own; failures and stragglers are handled per wallet.
     } catch (InterruptedException e) {
@@ -258,5 +343,4 @@ public final class IssuingRound {
       return cause.getClass().getSimpleName() + ": " + cause.getMessage();
     }
   }
-
 }

@@ -1,0 +1,30 @@
+package org.tonpayouts.poller;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A confirmed bounceable payout the poller keeps an eye on for a while: if the destination could
+ * not take it, the value comes back to the wallet as a bounced internal message, which the
+ * wallet's next transactions show.
+ *
+ * @param requestId the payout's request
+ * @param transferId the payout's transfer
+ * @param messageHash our message that paid it
+ * @param seqno its seqno
+ * @param destination where it went
+ * @param confirmedLt lt of the transaction that paid it: the bounce comes after
+ * @param until when to stop watching (our clock)
+ */
+public record BounceWatch(
+    String requestId, String transferId, String messageHash, long seqno, String destination, long confirmedLt,
+    Instant until) {
+
+  public BounceWatch {
+    Objects.requireNonNull(requestId, "requestId");
+    Objects.requireNonNull(transferId, "transferId");
+    Objects.requireNonNull(messageHash, "messageHash");
+    Objects.requireNonNull(destination, "destination");
+    Objects.requireNonNull(until, "until");
+  }
+}

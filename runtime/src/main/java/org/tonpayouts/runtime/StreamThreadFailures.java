@@ -1,0 +1,61 @@
+package org.tonpayouts.runtime;
+
+import java.io.IOException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.ton.api.TonApiException;
+
+/**
+ * The one place that decides what a dead stream thread means, for every payout process: a
+ * transient cause (broker, database or TON API trouble, timeouts, I/O) gets a fresh thread, which
+ * resumes from the last commit; anything else (a bug, a corrupt store, a record on an internal
+ * topic that cannot be read, which would otherwise be skipped and lose a verdict) stops the
+ * instance, loudly, rather than loop on it or drop it. The process then exits non-zero and its
+ * supervisor reports it.
+ */
+public final class StreamThreadFailures {
+  private static final Logger log = LoggerFactory.getLogger(StreamThreadFailures.class);
+
+  private StreamThreadFailures() {}
+
+  /** The handler for a process whose own transient failures are recognised by {@code alsoTransient}. */
+  public static StreamsUncaughtExceptionHandler handler(Predicate<Throwable> alsoTransient) {
+    return e -> respond(e, alsoTransient);
+  }
+
+  static StreamThreadExceptionResponse respond(Throwable e, Predicate<Throwable> alsoTransient) {
+    if (isTransient(e, alsoTransient)) {
+      log.warn("stream thread failed on a transient error, replacing it error={}", rootMessage(e), e);
+      return StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
+    log.error("stream thread failed, shutting this instance down error={}", rootMessage(e), e);
+    return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  }
+
+  static boolean isTransient(Throwable e, Predicate<Throwable> alsoTransient) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof RetriableException || t instanceof TimeoutException || t instanceof IOException
+          || t instanceof org.apache.kafka.common.errors.TimeoutException || alsoTransient.test(t)) {
+        return true;
+      }
+      if (t instanceof TonApiException api && api.isTransient()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The innermost cause as {@code Type: message}, for one-line logs. */
+  public static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+}

@@ -1,0 +1,51 @@
+package org.tonpayouts.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.concurrent.CompletionException;
+import java.util.function.Predicate;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.junit.jupiter.api.Test;
+import org.tonpayouts.ton.api.RateLimitedException;
+import org.tonpayouts.ton.api.UnexpectedResponseException;
+
+/** What a dead stream thread leads to: a new thread for transient trouble, a stop for anything else. */
+class StreamThreadFailuresTest {
+  private static final Predicate<Throwable> NONE = t -> false;
+
+  @Test
+  void shouldReplaceTheThreadOnTransientCauses() {
+    assertThat(StreamThreadFailures.respond(
+        new StreamsException(new org.apache.kafka.common.errors.TimeoutException("broker")), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    assertThat(StreamThreadFailures.respond(new StreamsException(new CompletionException(
+        new RateLimitedException("getTransactions", 429, "slow down", null))), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    assertThat(StreamThreadFailures.respond(new StreamsException(new IOException("reset")), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+  }
+
+  @Test
+  void shouldAskTheProcessAboutItsOwnTransientFailures() {
+    RuntimeException databaseDown = new IllegalStateException("ledger", new SQLException("connection refused"));
+    assertThat(StreamThreadFailures.respond(new StreamsException(databaseDown), t -> t instanceof SQLException))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    assertThat(StreamThreadFailures.respond(new StreamsException(databaseDown), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+  }
+
+  @Test
+  void shouldShutDownOnEverythingElse() {
+    assertThat(StreamThreadFailures.respond(new StreamsException(new IllegalStateException("bug")), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+    assertThat(StreamThreadFailures.respond(
+        new StreamsException(new UnexpectedResponseException("getTransactions", "junk")), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+    assertThat(StreamThreadFailures.respond(new SerializationException("unreadable confirmation"), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+  }
+}

@@ -1,0 +1,297 @@
+package org.tonpayouts.streams.ledger;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.streams.ledger.AuditEvent.Level;
+import org.tonpayouts.streams.ledger.AuditEvent.Type;
+import org.tonpayouts.streams.ledger.VerdictResult.Applied;
+import org.tonpayouts.streams.ledger.VerdictResult.Contradicted;
+import org.tonpayouts.streams.ledger.VerdictResult.GaveUp;
+import org.tonpayouts.streams.ledger.VerdictResult.Repeated;
+import org.tonpayouts.streams.ledger.VerdictResult.TooEarly;
+import org.tonpayouts.streams.ledger.VerdictResult.Unknown;
+
+/**
+ * Moves messages, and with them their transfers, as the chain decides: sent, confirmed, failed,
+ * expired, needs reconciliation. Each verdict is one transaction that locks the message and its
+ * transfer, so a repeated or concurrent verdict is a no-op, never a second transition.
+ *
+ * <p>Every message of a transfer carries the transfer's one seqno, so at most one of them can
+ * apply: a confirmation of any of them settles the transfer, and one of an EXPIRED message
+ * (the node's time said it could not apply any more) overturns that expiry instead of being a
+ * double payout. The transfer's other messages still waiting are closed as EXPIRED then: their
+ * seqno is used.
+ */
+public final class MessageTransitions {
+  private static final Logger log = LoggerFactory.getLogger(MessageTransitions.class);
+
+  private final LedgerSql sql;
+  private final int maxAttempts;
+
+  MessageTransitions(LedgerSql sql, int maxAttempts) {
+    this.sql = sql;
+    this.maxAttempts = maxAttempts;
+  }
+
+  /**
+   * Records that the messages were handed to the API: {@code SIGNED -> SENT}, or one more send of
+   * a {@code SENT} message (re-sending the same BOC is safe). The first send time is kept.
+   *
+   * @return how many were live (the others are settled or unknown: do not send them again)
+   */
+  public int markSent(Collection<String> messageHashes) {
+    if (messageHashes.isEmpty()) {
+      return 0;
+    }
+    String[] hashes = messageHashes.stream().map(h -> Checks.hash(h, "messageHash")).toArray(String[]::new);
+    Instant now = sql.now();
+    int done = sql.run("mark " + hashes.length + " messages sent", c -> LedgerSql.update(c,
+        "update ton_transactions set status = 'SENT', updated_at = ?, sent_at = coalesce(sent_at, ?),"
+            + " send_count = send_count + 1 where message_hash = any(?) and status in ('SIGNED', 'SENT')",
+        now, now, c.createArrayOf("text", hashes)));
+    if (done < hashes.length) {
+      log.warn("ledger send not recorded for settled or unknown messages count={}", hashes.length - done);
+    }
+    return done;
+  }
+
+  /**
+   * Notes a send error on the row without changing its status: a send that failed may still have
+   * been delivered, so the message stays watched.
+   *
+   * @return false when no row has this hash
+   */
+  public boolean recordError(String messageHash, String error) {
+    String hash = Checks.hash(messageHash, "messageHash");
+    Instant now = sql.now();
+    return sql.run("record an error for message " + hash, c -> LedgerSql.update(c,
+        "update ton_transactions set last_error = ?, error_count = error_count + 1, updated_at = ?"
+            + " where message_hash = ?",
+        LedgerSql.truncate(error == null ? "unknown error" : error), now, hash)) == 1;
+  }
+
+  /**
+   * A transaction applied the message and sent the transfer: the message CONFIRMED, its transfer
+   * SETTLED. From a live message, or from an EXPIRED one (an overturned expiry, audited).
+   *
+   * @return Applied; Repeated for the same confirmation again; Contradicted when the ledger holds
+   *     the message as FAILED or RECONCILIATION_REQUIRED, another message claims the transaction,
+   *     or the transfer was decided otherwise; Unknown
+   */
+  public VerdictResult confirm(String messageHash, String txHash, long lt, Long utime, Long feeNano) {
+    String hash = Checks.hash(messageHash, "messageHash");
+    String tx = Checks.hash(txHash, "txHash");
+    if (lt < 0 || (utime != null && utime < 0) || (feeNano != null && feeNano < 0)) {
+      throw new IllegalArgumentException("lt, utime and feeNano must not be negative: lt=" + lt + " utime=" + utime
+          + " fee=" + feeNano);
+    }
+    Instant now = sql.now();
+    VerdictResult result = sql.transaction("confirm message " + hash, c -> {
+      LedgerRow row = lockMessage(c, hash);
+      if (row == null) {
+        return new Unknown(hash);
+      }
+      TransferRow transfer = lockTransfer(c, row);
+      if (row.status() == LedgerStatus.CONFIRMED) {
+        return tx.equals(row.txHash()) ? new Repeated(row, transfer)
+            : contradicted(c, row, transfer, tx, "confirmed with tx " + row.txHash() + ", reported tx " + tx, now);
+      }
+      if (row.status() == LedgerStatus.FAILED || row.status() == LedgerStatus.RECONCILIATION_REQUIRED) {
+        return contradicted(c, row, transfer, tx, "the ledger holds the message as " + row.status(), now);
+      }
+      if (!transfer.status().isOpen()) {
+        return contradicted(c, row, transfer, tx, "the transfer is already " + transfer.status(), now);
+      }
+      List<Long> claimed = LedgerSql.query(c, "select id from ton_transactions where tx_hash = ? and status = 'CONFIRMED'",
+          rs -> rs.getLong(1), tx);
+      if (!claimed.isEmpty()) {
+        return contradicted(c, row, transfer, tx, "transaction " + tx + " already confirms another message", now);
+      }
+      supersedeOthers(c, row, now);
+      LedgerRow confirmed = LedgerSql.query(c, "update ton_transactions set status = 'CONFIRMED', tx_hash = ?, lt = ?,"
+              + " utime = ?, fee_nano = ?, updated_at = ?, settled_at = ? where id = ? returning "
+              + LedgerRows.MESSAGE_COLUMNS,
+          LedgerRows::message, tx, lt, utime, feeNano, now, now, row.id()).get(0);
+      TransferRow settled = settleTransfer(c, transfer, TransferStatus.SETTLED, null, hash, tx, now);
+      if (row.status() == LedgerStatus.EXPIRED) {
+        AuditLog.insert(c, AuditEvent.about(confirmed, Level.WARNING, Type.EXPIRY_OVERTURNED, tx,
+            "message judged expired (node time " + row.evidenceUtime() + ") applied after all in tx " + tx
+                + "; the transfer is paid once: all its messages carry seqno " + row.seqno()), now);
+      }
+      return new Applied(confirmed, settled);
+    });
+    logResult("CONFIRMED", hash, result);
+    return result;
+  }
+
+  /**
+   * A transaction applied the message but sent nothing (its seqno is used): the message and its
+   * transfer FAILED.
+   */
+  public VerdictResult fail(String messageHash, String reason, String txHash, Long lt, Long utime, Long feeNano) {
+    String hash = Checks.hash(messageHash, "messageHash");
+    String tx = Checks.hashOrNull(txHash, "txHash");
+    String why = LedgerSql.truncate(Checks.nonBlank(reason, "reason"));
+    Instant now = sql.now();
+    VerdictResult result = sql.transaction("fail message " + hash, c -> {
+      LedgerRow row = lockMessage(c, hash);
+      if (row == null) {
+        return new Unknown(hash);
+      }
+      TransferRow transfer = lockTransfer(c, row);
+      if (row.status() == LedgerStatus.FAILED) {
+        return new Repeated(row, transfer);
+      }
+      if (row.status() == LedgerStatus.CONFIRMED || row.status() == LedgerStatus.RECONCILIATION_REQUIRED) {
+        return contradicted(c, row, transfer, tx, "the ledger holds the message as " + row.status(), now);
+      }
+      if (!transfer.status().isOpen()) {
+        return contradicted(c, row, transfer, tx, "the transfer is already " + transfer.status(), now);
+      }
+      supersedeOthers(c, row, now);
+      LedgerRow failed = LedgerSql.query(c, "update ton_transactions set status = 'FAILED', last_error = ?, tx_hash = ?,"
+              + " lt = ?, utime = ?, fee_nano = ?, updated_at = ?, settled_at = ? where id = ? returning "
+              + LedgerRows.MESSAGE_COLUMNS,
+          LedgerRows::message, why, tx, lt, utime, feeNano, now, now, row.id()).get(0);
+      return new Applied(failed, settleTransfer(c, transfer, TransferStatus.FAILED, why, hash, tx, now));
+    });
+    logResult("FAILED", hash, result);
+    return result;
+  }
+
+  /**
+   * The message can never apply: by the API node's own time ({@code evidenceUtime}, its
+   * {@code sync_utime}) its {@code valid_until} passed while the wallet's seqno had not moved past
+   * it. The transfer may get another message, with the same seqno, unless it used all its
+   * attempts: then it is FAILED ({@link GaveUp}).
+   *
+   * @return Applied (a next attempt may be signed), GaveUp, TooEarly when the evidence does not
+   *     show {@code valid_until} passed, Repeated when the message is settled already, Unknown
+   */
+  public VerdictResult expire(String messageHash, long evidenceUtime) {
+    String hash = Checks.hash(messageHash, "messageHash");
+    Instant now = sql.now();
+    VerdictResult result = sql.transaction("expire message " + hash, c -> {
+      LedgerRow row = lockMessage(c, hash);
+      if (row == null) {
+        return new Unknown(hash);
+      }
+      TransferRow transfer = lockTransfer(c, row);
+      if (!row.status().isLive()) {
+        return new Repeated(row, transfer);
+      }
+      // The wallet refuses a message once valid_until <= now (exit code 36), "now" being the block's time.
+      if (evidenceUtime < row.validUntil().getEpochSecond()) {
+        return new TooEarly(row, evidenceUtime);
+      }
+      LedgerRow expired = LedgerSql.query(c, "update ton_transactions set status = 'EXPIRED', evidence_utime = ?,"
+              + " updated_at = ?, settled_at = ? where id = ? returning " + LedgerRows.MESSAGE_COLUMNS,
+          LedgerRows::message, evidenceUtime, now, now, row.id()).get(0);
+      if (transfer.status().isOpen() && transfer.attempts() >= maxAttempts) {
+        String why = "gave up after " + transfer.attempts() + " attempts: every message expired unapplied (seqno "
+            + row.seqno() + ", last valid_until " + row.validUntil().getEpochSecond() + ", node time " + evidenceUtime
+            + "); the wallet may be underfunded or the API unreachable";
+        TransferRow failed = settleTransfer(c, transfer, TransferStatus.FAILED, why, null, null, now);
+        AuditLog.insert(c, AuditEvent.about(failed, Level.WARNING, Type.TRANSFER_GIVEN_UP, why), now);
+        return new GaveUp(expired, failed);
+      }
+      return new Applied(expired, transfer);
+    });
+    logResult("EXPIRED", hash, result);
+    return result;
+  }
+
+  /**
+   * The chain cannot tell whether the transfer was paid (its seqno moved past it without any of
+   * its messages): the transfer is RECONCILIATION_REQUIRED, and so is the message unless it is
+   * already EXPIRED. No completion is claimed; an operator decides.
+   */
+  public VerdictResult reconcile(String messageHash, String reason) {
+    String hash = Checks.hash(messageHash, "messageHash");
+    String why = LedgerSql.truncate(Checks.nonBlank(reason, "reason"));
+    Instant now = sql.now();
+    VerdictResult result = sql.transaction("flag message " + hash + " for reconciliation", c -> {
+      LedgerRow row = lockMessage(c, hash);
+      if (row == null) {
+        return new Unknown(hash);
+      }
+      TransferRow transfer = lockTransfer(c, row);
+      if (!transfer.status().isOpen()) {
+        return new Repeated(row, transfer);
+      }
+      LedgerRow flagged = row;
+      if (row.status().isLive()) {
+        flagged = LedgerSql.query(c, "update ton_transactions set status = 'RECONCILIATION_REQUIRED', last_error = ?,"
+                + " updated_at = ?, settled_at = ? where id = ? returning " + LedgerRows.MESSAGE_COLUMNS,
+            LedgerRows::message, why, now, now, row.id()).get(0);
+      }
+      TransferRow open = settleTransfer(c, transfer, TransferStatus.RECONCILIATION_REQUIRED, why, null, null, now);
+      AuditLog.insert(c, AuditEvent.about(flagged, Level.ERROR, Type.RECONCILIATION_REQUIRED, null, why), now);
+      return new Applied(flagged, open);
+    });
+    logResult("RECONCILIATION_REQUIRED", hash, result);
+    return result;
+  }
+
+  private static LedgerRow lockMessage(Connection c, String hash) throws SQLException {
+    List<LedgerRow> rows = LedgerSql.query(c, "select " + LedgerRows.MESSAGE_COLUMNS
+        + " from ton_transactions where message_hash = ? for update", LedgerRows::message, hash);
+    return rows.isEmpty() ? null : rows.get(0);
+  }
+
+  private static TransferRow lockTransfer(Connection c, LedgerRow row) throws SQLException {
+    return LedgerSql.query(c, "select " + LedgerRows.TRANSFER_COLUMNS
+            + " from payout_transfers where request_id = ? and transfer_id = ? for update", LedgerRows::transfer,
+        row.requestId(), row.transferId()).get(0);
+  }
+
+  /** Closes the transfer's other live messages: the seqno they carry is used by {@code applied}. */
+  private static void supersedeOthers(Connection c, LedgerRow applied, Instant now) throws SQLException {
+    LedgerSql.update(c, "update ton_transactions set status = 'EXPIRED', last_error = ?, updated_at = ?, settled_at = ?"
+            + " where request_id = ? and transfer_id = ? and id <> ? and status in ('SIGNED', 'SENT')",
+        "superseded: message " + applied.messageHash() + " of the same transfer used seqno " + applied.seqno(),
+        now, now, applied.requestId(), applied.transferId(), applied.id());
+  }
+
+  static TransferRow settleTransfer(Connection c, TransferRow transfer, TransferStatus to, String reason,
+      String messageHash, String txHash, Instant now) throws SQLException {
+    return LedgerSql.query(c, "update payout_transfers set status = ?, reason = ?, message_hash = coalesce(?, message_hash),"
+            + " tx_hash = coalesce(?, tx_hash), updated_at = ?, settled_at = ? where request_id = ? and transfer_id = ?"
+            + " returning " + LedgerRows.TRANSFER_COLUMNS,
+        LedgerRows::transfer, to.name(), reason, messageHash, txHash, now, now, transfer.requestId(),
+        transfer.transferId()).get(0);
+  }
+
+  private static Contradicted contradicted(Connection c, LedgerRow row, TransferRow transfer, String tx, String why,
+      Instant now) throws SQLException {
+    AuditLog.insert(c, AuditEvent.about(row, Level.ERROR, Type.LEDGER_CONFLICT, tx, why), now);
+    return new Contradicted(row, transfer, why);
+  }
+
+  private static void logResult(String verdict, String hash, VerdictResult result) {
+    if (result instanceof Applied a) {
+      log.info("ledger verdict={} applied subwallet={} request={} transfer={} attempt={} seqno={} hash={} transfer_status={}",
+          verdict, a.message().subwalletId(), a.message().requestId(), a.message().transferId(), a.message().attempt(),
+          a.message().seqno(), hash, a.transfer().status());
+    } else if (result instanceof GaveUp g) {
+      log.warn("ledger verdict={} transfer given up subwallet={} request={} transfer={} attempts={} seqno={} hash={}",
+          verdict, g.transfer().subwalletId(), g.transfer().requestId(), g.transfer().transferId(),
+          g.transfer().attempts(), g.transfer().seqno(), hash);
+    } else if (result instanceof Contradicted x) {
+      log.error("ledger verdict={} contradicts the ledger subwallet={} request={} transfer={} hash={} why={}",
+          verdict, x.message().subwalletId(), x.message().requestId(), x.message().transferId(), hash, x.why());
+    } else if (result instanceof TooEarly t) {
+      log.warn("ledger verdict={} refused: node time {} is before valid_until {} hash={}", verdict, t.evidenceUtime(),
+          t.message().validUntil().getEpochSecond(), hash);
+    } else if (result instanceof Unknown) {
+      log.warn("ledger verdict={} for an unknown message hash={}", verdict, hash);
+    } else {
+      log.debug("ledger verdict={} repeated hash={}", verdict, hash);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package org.tonpayouts.streams.wallet;
+
+import java.time.Clock;
+import java.time.Duration;
+import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.wallet.Subwallets;
+
+/**
+ * What the wallet-tx processor needs from outside Kafka, and its settings.
+ *
+ * @param round the issuing round (reads, signing, ledger intents, sends)
+ * @param ledger the ledger, written before every event
+ * @param subwallets subwallet addresses
+ * @param clock our clock: round pacing, the watchdog, timestamps (never expiry: that is the node's)
+ * @param metrics the meters
+ * @param settings the processor's settings
+ */
+public record WalletTxDependencies(
+    IssuingRound round, Ledger ledger, Subwallets subwallets, Clock clock, PayoutMetrics metrics, Settings settings) {
+
+  /**
+   * @param tickInterval how often ready wallets are issued together
+   * @param clockSkew margin past valid_until before a missing verdict is overdue
+   * @param verdictTimeout how long past valid_until + skew a verdict may take before the watchdog re-checks
+   * @param backlogMax requests one wallet may have queued
+   * @param dedupRetention how long accepted requestIds are remembered at intake
+   */
+  public record Settings(Duration tickInterval, Duration clockSkew, Duration verdictTimeout, int backlogMax,
+      Duration dedupRetention) {}
+}
