@@ -16,12 +16,10 @@ public final class PollerMetrics {
   public static final String ROUNDS = "poller.rounds";
   public static final String WALLET_POLLS = "poller.wallet.polls";
   public static final String WALLET_POLL_FAILURES = "poller.wallet.poll_failures";
-  public static final String STALE_SEQNO_READS = "poller.stale_seqno_reads";
 
   private final MeterRegistry registry;
   private final Counter walletPolls;
   private final Counter walletPollFailures;
-  private final Counter staleSeqnoReads;
 
   public PollerMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -29,8 +27,6 @@ public final class PollerMetrics {
         .description("Wallets polled (one transaction scan each)").register(registry);
     walletPollFailures = Counter.builder(WALLET_POLL_FAILURES)
         .description("Wallet polls that failed or missed the round's deadline (retried next round)").register(registry);
-    staleSeqnoReads = Counter.builder(STALE_SEQNO_READS)
-        .description("Seqno reads older than transactions already seen, never used for a verdict").register(registry);
   }
 
   /** Metrics kept in memory only (tests, tools). */
@@ -64,10 +60,6 @@ public final class PollerMetrics {
 
   public void walletPollFailed() {
     walletPollFailures.increment();
-  }
-
-  public void staleSeqnoRead() {
-    staleSeqnoReads.increment();
   }
 
   /** API calls of {@code method} so far. */

@@ -125,10 +125,10 @@ final class WalletRound {
     }
 
     // 3. the seqno moved past the transfer's without any of its hashes: conclusive only on a full
-    // view. A complete scan covered the transfer's window: this round's reached back to it unless an
-    // earlier complete scan had (then the cursor kept every later transaction in view).
+    // view, this round's scan reaching both the state's last transaction and back to the transfer's
+    // first submission (it does when the transfer's window was not marked scanned going in).
     boolean scanReachedState = scannedUpTo >= state.lastTransactionLt();
-    if (!scanReachedState || !observation.complete()) {
+    if (!scanReachedState || !observation.complete() || t.windowScanned()) {
       // a lagging scan, or one that has not reached back yet: look again (back to the window) next round
       return Decision.keep(t.withWindowScanned(false));
     }

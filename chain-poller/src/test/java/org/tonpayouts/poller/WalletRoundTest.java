@@ -2,39 +2,59 @@ package org.tonpayouts.poller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.ton.ton4j.cell.CellBuilder;
+import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TransactionId;
+import org.tonpayouts.ton.api.WalletSnapshot;
 
 /**
  * The verdict rules on hand-made observations, for chain shapes devnet cannot produce with our
- * signer (aborted transactions, normalized-hash reporting, ambiguous payouts, truncated scans).
+ * signer (aborted transactions, normalized-hash reporting, ambiguous payouts, truncated or
+ * lagging scans) and for the exact sequences that decide whether a transfer can be paid twice.
  */
 class WalletRoundTest {
   private static final Instant SUBMITTED = Instant.parse("2026-05-01T12:00:00Z");
   private static final Duration SKEW = Duration.ofSeconds(10);
   private static final PollerSettings SETTINGS = new PollerSettings(Duration.ofMillis(100), SKEW,
-      Duration.ofSeconds(1), 10, Duration.ofMinutes(10), 32, 4);
+      Duration.ofSeconds(1), 10, Duration.ofMinutes(10), 32, 4, Duration.ofSeconds(30));
   private static final TonAddress WALLET = TonAddress.of(0, bytes(0x11));
   private static final TonAddress BOB = TonAddress.of(0, bytes(0xb0));
+  private static final String OLD_HASH = "a0".repeat(32);
   private static final String HASH = "aa".repeat(32);
   private static final String NORMALIZED = "bb".repeat(32);
+  private static final long SEQNO = 5;
   private static final long VALID_UNTIL = SUBMITTED.getEpochSecond() + 60;
   private static final Instant BEFORE_EXPIRY = SUBMITTED.plusSeconds(5);
   private static final Instant AFTER_EXPIRY = Instant.ofEpochSecond(VALID_UNTIL).plus(SKEW);
+  private static final TransactionId CURSOR = new TransactionId(100, "cc".repeat(32));
 
-  private static WatchedWallet walletWith(WatchedMessage m) {
-    return new WatchedWallet(7, WALLET.toRaw(), List.of(m), new TransactionId(100, "cc".repeat(32)), List.of());
+  private static WatchedWallet walletWith(WatchedTransfer t) {
+    return new WatchedWallet(7, WALLET.toRaw(), List.of(t), CURSOR, List.of(), List.of());
   }
 
-  private static WatchedMessage message() {
-    return new WatchedMessage("r", "r-t0", HASH, NORMALIZED, 5, VALID_UNTIL, BOB.toRaw(), 1_000, SUBMITTED, true, null);
+  /** The transfer's second attempt: both messages carry seqno 5. */
+  private static WatchedTransfer transfer() {
+    return new WatchedTransfer("r", "r-t0", SEQNO, List.of(OLD_HASH, HASH), List.of(NORMALIZED), VALID_UNTIL,
+        BOB.toRaw(), 1_000, false, SUBMITTED, true, null, false);
+  }
+
+  /** The transfer whose window this round's scan reaches back to. */
+  private static WatchedTransfer rescanning() {
+    return transfer().withWindowScanned(false);
+  }
+
+  private static WatchedTransfer bounceable() {
+    return new WatchedTransfer("r", "r-t0", SEQNO, List.of(HASH), List.of(NORMALIZED), VALID_UNTIL, BOB.toRaw(), 1_000,
+        true, SUBMITTED, true, null, false);
   }
 
   private static ChainTransaction tx(long lt, String inHash, List<ChainMessage> outs) {
@@ -47,118 +67,259 @@ class WalletRoundTest {
     return new ChainMessage("ee".repeat(32), WALLET, to, value, 400_000, 0, 1, "ff".repeat(32), null, null, null);
   }
 
+  /** The state a node answers with: seqno, last transaction and its own time. */
+  private static WalletSnapshot state(long seqno, long lastTxLt, long nodeTime) {
+    return new WalletSnapshot("active", 5_000_000_000L, seqno, 698983191L,
+        new TransactionId(lastTxLt, String.format("%064x", lastTxLt)), nodeTime);
+  }
+
+  private static WalletObservation seen(WalletSnapshot state, boolean complete, ChainTransaction... txs) {
+    return new WalletObservation(List.of(txs), complete, state);
+  }
+
+  private static Confirmation only(WalletRound.Result r) {
+    assertThat(r.verdicts()).hasSize(1);
+    return r.verdicts().get(0).confirmation();
+  }
+
+  // --- rule 1: one of the transfer's messages is on chain ----------------------------------------
+
   @Test
-  void shouldMatchTheNormalizedHashAsWell() {
-    WalletObservation seen = new WalletObservation(List.of(tx(200, NORMALIZED, List.of(payout(BOB, 1_000)))), true, null);
+  void shouldConfirmTheTransferWhenAnOlderAttemptApplied() {
+    WalletRound.Result r = WalletRound.apply(walletWith(transfer()),
+        seen(null, true, tx(200, OLD_HASH, List.of(payout(BOB, 1_000)))), BEFORE_EXPIRY, SETTINGS);
 
-    WalletRound.Result r = WalletRound.apply(walletWith(message()), seen, BEFORE_EXPIRY, SETTINGS);
-
-    assertThat(r.verdicts()).singleElement()
-        .satisfies(v -> assertThat(v.confirmation().status()).isEqualTo(ConfirmationStatus.CONFIRMED));
+    Confirmation c = only(r);
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.messageHash()).as("the hash that applied, not the newest").isEqualTo(OLD_HASH);
+    assertThat(c.lt()).isEqualTo(200);
     assertThat(r.wallet().pending()).isEmpty();
+    assertThat(r.wallet().resolvedFor(HASH)).as("any hash of the transfer finds its verdict").isPresent();
     assertThat(r.wallet().cursor().lt()).isEqualTo(200);
   }
 
   @Test
-  void shouldKeepWatchingAnAbortedTransactionUntilTheSeqnoProvesAnOutcome() {
-    ChainTransaction aborted = tx(200, HASH, List.of());
-    WalletObservation seqnoKept = new WalletObservation(List.of(aborted), true, 5L);
+  void shouldMatchTheNormalizedHashAsWell() {
+    Confirmation c = only(WalletRound.apply(walletWith(transfer()),
+        seen(null, true, tx(200, NORMALIZED, List.of(payout(BOB, 1_000)))), BEFORE_EXPIRY, SETTINGS));
 
-    WalletRound.Result r = WalletRound.apply(walletWith(message()), seqnoKept, BEFORE_EXPIRY, SETTINGS);
-
-    assertThat(r.verdicts()).isEmpty();
-    assertThat(r.wallet().pending()).singleElement().satisfies(m -> assertThat(m.needsWindow()).isTrue());
-
-    WalletRound.Result later = WalletRound.apply(r.wallet(), seqnoKept, AFTER_EXPIRY, SETTINGS);
-    assertThat(later.verdicts()).singleElement()
-        .satisfies(v -> assertThat(v.confirmation().status()).isEqualTo(ConfirmationStatus.EXPIRED));
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.messageHash()).isEqualTo(HASH);
   }
 
   @Test
-  void shouldAskForASeqnoReadBeforeCallingASendlessTransactionFailed() {
-    WalletObservation noRead = new WalletObservation(List.of(tx(200, HASH, List.of())), true, null);
+  void shouldConfirmAMessageThatAbortedOnceAndThenApplied() {
+    Confirmation c = only(WalletRound.apply(walletWith(transfer()),
+        seen(null, true, tx(200, HASH, List.of()), tx(300, HASH, List.of(payout(BOB, 1_000)))), BEFORE_EXPIRY,
+        SETTINGS));
 
-    assertThat(WalletRound.needsSeqnoRead(walletWith(message()), noRead, BEFORE_EXPIRY, SETTINGS)).isTrue();
-    assertThat(WalletRound.apply(walletWith(message()), noRead, BEFORE_EXPIRY, SETTINGS).verdicts()).isEmpty();
-    assertThat(WalletRound.apply(walletWith(message()), noRead.withWalletSeqno(6L), BEFORE_EXPIRY, SETTINGS).verdicts())
-        .singleElement()
-        .satisfies(v -> assertThat(v.confirmation().status()).isEqualTo(ConfirmationStatus.FAILED));
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.lt()).isEqualTo(300);
   }
 
   @Test
-  void shouldNotReadTheSeqnoBeforeExpiry() {
-    WalletObservation nothing = new WalletObservation(List.of(), true, null);
+  void shouldCallASendlessTransactionFailedOnlyOnAStateThatHasSeenIt() {
+    WalletRound.Result noState = WalletRound.apply(walletWith(transfer()), seen(null, true, tx(200, HASH, List.of())),
+        BEFORE_EXPIRY, SETTINGS);
+    assertThat(noState.verdicts()).isEmpty();
+    WatchedWallet waiting = noState.wallet();
+    assertThat(waiting.needsStateRead(BEFORE_EXPIRY, SKEW)).as("next round reads the state first").isTrue();
 
-    assertThat(WalletRound.needsSeqnoRead(walletWith(message()), nothing, BEFORE_EXPIRY, SETTINGS)).isFalse();
-    assertThat(WalletRound.needsSeqnoRead(walletWith(message()), nothing, AFTER_EXPIRY.minusSeconds(1), SETTINGS))
-        .isFalse();
-    assertThat(WalletRound.needsSeqnoRead(walletWith(message()), nothing, AFTER_EXPIRY, SETTINGS)).isTrue();
+    WalletRound.Result olderState = WalletRound.apply(waiting, seen(state(6, 150, 1), true), BEFORE_EXPIRY, SETTINGS);
+    assertThat(olderState.verdicts()).as("a state older than the transaction proves nothing").isEmpty();
+
+    Confirmation c = only(WalletRound.apply(waiting, seen(state(6, 200, VALID_UNTIL - 30), true), BEFORE_EXPIRY,
+        SETTINGS));
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.FAILED);
+    assertThat(c.txHash()).isEqualTo(String.format("%064x", 200));
+    assertThat(c.reason()).contains("skipped");
   }
 
   @Test
-  void shouldRequireReconciliationWhenTwoPayoutsMatchDestinationAndAmount() {
-    WatchedMessage seenPast = message().withSeqnoSeenPast(7);
-    WalletObservation rescan = new WalletObservation(List.of(
-        tx(200, "01".repeat(32), List.of(payout(BOB, 1_000))),
-        tx(300, "02".repeat(32), List.of(payout(BOB, 1_000)))), true, null);
+  void shouldKeepWatchingAnAbortedTransactionAndExpireItOnlyByTheNodesTime() {
+    WalletRound.Result aborted = WalletRound.apply(walletWith(transfer()),
+        seen(state(SEQNO, 200, VALID_UNTIL - 30), true, tx(200, HASH, List.of())), BEFORE_EXPIRY, SETTINGS);
+    assertThat(aborted.verdicts()).as("seqno kept: the message may still apply").isEmpty();
+    assertThat(aborted.wallet().pending()).singleElement()
+        .satisfies(t -> assertThat(t.appliedWithoutSend()).isNull());
 
-    WalletRound.Result r = WalletRound.apply(walletWith(seenPast), rescan, AFTER_EXPIRY, SETTINGS);
-
-    assertThat(r.verdicts()).singleElement().satisfies(v -> {
-      assertThat(v.confirmation().status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
-      assertThat(v.confirmation().reason()).contains("2 outgoing messages");
-    });
+    Confirmation c = only(WalletRound.apply(aborted.wallet(), seen(state(SEQNO, 200, VALID_UNTIL + 10), true),
+        AFTER_EXPIRY, SETTINGS));
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.EXPIRED);
+    assertThat(c.evidenceUtime()).isEqualTo(VALID_UNTIL + 10);
   }
 
-  @Test
-  void shouldRequireReconciliationWhenTheRescanCouldNotReachTheSubmission() {
-    WatchedMessage seenPast = message().withSeqnoSeenPast(7);
-    WalletObservation truncated = new WalletObservation(List.of(tx(900, "01".repeat(32), List.of())), false, null);
-
-    WalletRound.Result r = WalletRound.apply(walletWith(seenPast), truncated, AFTER_EXPIRY, SETTINGS);
-
-    assertThat(r.verdicts()).singleElement().satisfies(v -> {
-      assertThat(v.confirmation().status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
-      assertThat(v.confirmation().reason()).contains("page limit");
-    });
-  }
+  // --- rule 2: expiry by the node's own time -----------------------------------------------------
 
   @Test
-  void shouldIgnoreAStaleSeqnoThatWasNotRead() {
-    WalletObservation readFailed = new WalletObservation(List.of(), true, null);
+  void shouldNeverExpireOnALaggingNodesStateHoweverLateOurClockIs() {
+    // The double payout this project once had: the poller's node lags 220 blocks (88 s). Its state
+    // still shows seqno 5 and its own time is before valid_until, while our clock is long past it.
+    Instant muchLater = AFTER_EXPIRY.plusSeconds(600);
+    WalletSnapshot lagging = state(SEQNO, 90, VALID_UNTIL - 28);
 
-    WalletRound.Result r = WalletRound.apply(walletWith(message()), readFailed, AFTER_EXPIRY, SETTINGS);
+    WalletRound.Result r = WalletRound.apply(walletWith(transfer()), seen(lagging, true), muchLater, SETTINGS);
 
     assertThat(r.verdicts()).isEmpty();
     assertThat(r.wallet().pending()).hasSize(1);
   }
 
   @Test
-  void shouldForgetRememberedVerdictsAfterTheRetentionAndThenDropTheEntry() {
-    WalletObservation applied = new WalletObservation(List.of(tx(200, HASH, List.of(payout(BOB, 1_000)))), true, null);
-    WatchedWallet afterVerdict = WalletRound.apply(walletWith(message()), applied, BEFORE_EXPIRY, SETTINGS).wallet();
-    assertThat(afterVerdict.knows(HASH)).isTrue();
+  void shouldExpireOnlyOnceTheNodesTimePassedValidUntilPlusTheMargin() {
+    assertThat(WalletRound.apply(walletWith(transfer()), seen(state(SEQNO, 100, VALID_UNTIL + 9), true), AFTER_EXPIRY,
+        SETTINGS).verdicts()).as("one second short of the margin").isEmpty();
 
-    assertThat(afterVerdict.forgetResolvedBefore(BEFORE_EXPIRY.plus(SETTINGS.resolvedRetention()), SETTINGS.resolvedRetention())
+    Confirmation c = only(WalletRound.apply(walletWith(transfer()), seen(state(SEQNO, 100, VALID_UNTIL + 10), true),
+        AFTER_EXPIRY, SETTINGS));
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.EXPIRED);
+    assertThat(c.messageHash()).as("the newest attempt").isEqualTo(HASH);
+    assertThat(c.evidenceUtime()).isEqualTo(VALID_UNTIL + 10);
+    assertThat(c.reason()).contains("node time");
+  }
+
+  @Test
+  void shouldReadTheStateOnlyWhenOurClockSaysTheNodeMayBePastExpiry() {
+    WatchedWallet wallet = walletWith(transfer());
+
+    assertThat(wallet.needsStateRead(BEFORE_EXPIRY, SKEW)).isFalse();
+    assertThat(wallet.needsStateRead(AFTER_EXPIRY.minusSeconds(1), SKEW)).isFalse();
+    assertThat(wallet.needsStateRead(AFTER_EXPIRY, SKEW)).isTrue();
+  }
+
+  @Test
+  void shouldKeepWaitingWhenTheStateReadFailed() {
+    WalletRound.Result r = WalletRound.apply(walletWith(transfer()), seen(null, true), AFTER_EXPIRY, SETTINGS);
+
+    assertThat(r.verdicts()).isEmpty();
+    assertThat(r.wallet().pending()).hasSize(1);
+  }
+
+  // --- rule 3: the seqno moved past the transfer's -------------------------------------------------
+
+  @Test
+  void shouldWaitWhenTheScanHasNotReachedTheStatesLastTransaction() {
+    // The state comes from an up-to-date node, the scan from a lagging one: our transaction may be
+    // the one the scan has not reached yet.
+    WalletRound.Result r = WalletRound.apply(walletWith(transfer()), seen(state(SEQNO + 1, 400, VALID_UNTIL + 20), true,
+        tx(300, "01".repeat(32), List.of())), AFTER_EXPIRY, SETTINGS);
+
+    assertThat(r.verdicts()).isEmpty();
+    assertThat(r.wallet().pending()).singleElement().satisfies(t -> assertThat(t.windowScanned()).isFalse());
+  }
+
+  @Test
+  void shouldRescanBackToTheFirstSubmissionBeforeConcludingThatTheSeqnoWasUsedByAnother() {
+    WalletObservation sincePreviousCursor = seen(state(SEQNO + 1, 300, VALID_UNTIL + 20), true,
+        tx(300, "01".repeat(32), List.of(payout(BOB, 1_000))));
+
+    WalletRound.Result r = WalletRound.apply(walletWith(transfer()), sincePreviousCursor, AFTER_EXPIRY, SETTINGS);
+
+    assertThat(r.verdicts()).as("this scan started at the cursor, not at the submission").isEmpty();
+    assertThat(r.wallet().windowStart(SKEW)).contains(SUBMITTED.getEpochSecond() - SKEW.toSeconds());
+  }
+
+  @Test
+  void shouldRecoverTheTransferFromTheOnlyPayoutWithItsDestinationAndAmount() {
+    Confirmation c = only(WalletRound.apply(walletWith(rescanning()), seen(state(SEQNO + 1, 300, VALID_UNTIL + 20), true,
+        tx(300, "01".repeat(32), List.of(payout(BOB, 1_000)))), AFTER_EXPIRY, SETTINGS));
+
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.lt()).isEqualTo(300);
+    assertThat(c.reason()).contains("recovered by destination and amount");
+  }
+
+  @Test
+  void shouldRequireReconciliationWhenTwoPayoutsMatchDestinationAndAmount() {
+    Confirmation c = only(WalletRound.apply(walletWith(rescanning()), seen(state(SEQNO + 2, 300, VALID_UNTIL + 20), true,
+        tx(200, "01".repeat(32), List.of(payout(BOB, 1_000))), tx(300, "02".repeat(32), List.of(payout(BOB, 1_000)))),
+        AFTER_EXPIRY, SETTINGS));
+
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
+    assertThat(c.reason()).contains("2 outgoing messages");
+  }
+
+  @Test
+  void shouldRequireReconciliationWhenSomeoneElseUsedTheSeqno() {
+    Confirmation c = only(WalletRound.apply(walletWith(rescanning()), seen(state(SEQNO + 1, 300, VALID_UNTIL + 20), true,
+        tx(300, "01".repeat(32), List.of(payout(TonAddress.of(0, bytes(0x77)), 5)))), AFTER_EXPIRY, SETTINGS));
+
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
+    assertThat(c.reason()).contains("0 outgoing messages", OLD_HASH, HASH);
+  }
+
+  @Test
+  void shouldNotConcludeFromATruncatedScan() {
+    WalletRound.Result r = WalletRound.apply(walletWith(transfer()),
+        seen(state(SEQNO + 1, 900, VALID_UNTIL + 20), false, tx(900, "01".repeat(32), List.of())), AFTER_EXPIRY,
+        SETTINGS);
+
+    assertThat(r.verdicts()).isEmpty();
+    assertThat(r.wallet().pending()).singleElement().satisfies(t -> assertThat(t.windowScanned()).isFalse());
+    assertThat(r.wallet().windowStart(SKEW)).as("the next scan reaches back to the submission")
+        .contains(SUBMITTED.getEpochSecond() - SKEW.toSeconds());
+  }
+
+  // --- bounces and memory -----------------------------------------------------------------------
+
+  @Test
+  void shouldReportABounceFromTheDestinationAfterABounceablePayout() {
+    WalletRound.Result confirmed = WalletRound.apply(walletWith(bounceable()),
+        seen(null, true, tx(200, HASH, List.of(payout(BOB, 1_000)))), BEFORE_EXPIRY, SETTINGS);
+    assertThat(only(confirmed).status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(confirmed.wallet().needsPolling()).as("watched for a bounce").isTrue();
+
+    ChainMessage unrelated = new ChainMessage("12".repeat(32), BOB, WALLET, 300, 0, 0, 2, null, null, comment("hi"),
+        null);
+    ChainMessage bounce = new ChainMessage("34".repeat(32), BOB, WALLET, 600, 0, 0, 3, null, null, bouncedBody(), null);
+    WalletRound.Result later = WalletRound.apply(confirmed.wallet(), seen(null, true,
+        incoming(250, unrelated), incoming(260, bounce)), BEFORE_EXPIRY.plusSeconds(1), SETTINGS);
+
+    Confirmation c = only(later);
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.BOUNCED);
+    assertThat(c.messageHash()).isEqualTo(HASH);
+    assertThat(c.lt()).isEqualTo(260);
+    assertThat(c.returnedNano()).isEqualTo(600);
+    assertThat(later.wallet().bounceWatches()).isEmpty();
+  }
+
+  @Test
+  void shouldStopWatchingForABounceAfterTheWindow() {
+    WatchedWallet watching = WalletRound.apply(walletWith(bounceable()),
+        seen(null, true, tx(200, HASH, List.of(payout(BOB, 1_000)))), BEFORE_EXPIRY, SETTINGS).wallet();
+
+    WatchedWallet after = watching.forgetBefore(BEFORE_EXPIRY.plus(SETTINGS.bounceWindow()), Duration.ofDays(1));
+
+    assertThat(after.bounceWatches()).isEmpty();
+    assertThat(after.needsPolling()).isFalse();
+  }
+
+  @Test
+  void shouldForgetRememberedVerdictsAfterTheRetentionAndThenDropTheEntry() {
+    WatchedWallet afterVerdict = WalletRound.apply(walletWith(transfer()),
+        seen(null, true, tx(200, HASH, List.of(payout(BOB, 1_000)))), BEFORE_EXPIRY, SETTINGS).wallet();
+    assertThat(afterVerdict.resolvedFor(HASH)).isPresent();
+
+    assertThat(afterVerdict.forgetBefore(BEFORE_EXPIRY.plus(SETTINGS.resolvedRetention()), SETTINGS.resolvedRetention())
         .isIdle()).isTrue();
+  }
+
+  private static ChainTransaction incoming(long lt, ChainMessage in) {
+    return new ChainTransaction(WALLET, new TransactionId(lt, String.format("%064x", lt)),
+        SUBMITTED.getEpochSecond() + 2, 100_000, 0, 100_000, in, List.of(), "");
+  }
+
+  private static String bouncedBody() {
+    return CellBuilder.beginCell().storeUint(BigInteger.valueOf(0xFFFF_FFFFL), 32).storeUint(BigInteger.ZERO, 32)
+        .endCell().toBase64();
+  }
+
+  private static String comment(String text) {
+    return CellBuilder.beginCell().storeUint(BigInteger.ZERO, 32).storeString(text).endCell().toBase64();
   }
 
   private static byte[] bytes(int b) {
     byte[] a = new byte[32];
     java.util.Arrays.fill(a, (byte) b);
     return a;
-  }
-
-  @Test
-  void shouldConfirmAMessageThatAbortedOnceAndThenApplied() {
-    WalletObservation abortedThenApplied = new WalletObservation(List.of(
-        tx(200, HASH, List.of()), tx(300, HASH, List.of(payout(BOB, 1_000)))), true, 6L);
-
-    WalletRound.Result r = WalletRound.apply(walletWith(message()), abortedThenApplied, BEFORE_EXPIRY, SETTINGS);
-
-    assertThat(r.verdicts()).singleElement().satisfies(v -> {
-      assertThat(v.confirmation().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
-      assertThat(v.confirmation().lt()).isEqualTo(300);
-    });
   }
 }

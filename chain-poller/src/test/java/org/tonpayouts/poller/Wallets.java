@@ -39,9 +39,9 @@ final class Wallets {
 
   static Submission submission(SignedTransfer t, String requestId, Instant submittedAt) {
     TransferOrder order = t.orders().get(0);
-    return Submission.of(requestId, requestId + "-t0", 0, t.subwalletId(), t.wallet().toRaw(), t.seqno(),
+    return Submission.first(requestId, requestId + "-t0", 0, t.subwalletId(), t.wallet().toRaw(), t.seqno(),
         t.messageHash(), t.normalizedHash(), t.validUntil(), order.destination().toFriendly(true, false),
-        order.amountNano(), 1, submittedAt);
+        order.amountNano(), submittedAt, order.bounce());
   }
 
   /** The devnet transaction whose inbound message is {@code hash}, if any. */
