@@ -21,6 +21,7 @@ import org.tonpayouts.schemas.TransferRequest;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TonApi;
+import org.tonpayouts.ton.api.WalletSnapshot;
 import org.tonpayouts.ton.keys.WalletKey;
 
 /** Requests, keys and chain look-ups shared by the streams-app tests. */
@@ -33,10 +34,17 @@ public final class PayoutTestKit {
 
   private PayoutTestKit() {}
 
+  /** valid_until TTL and skew margin of the tests: short, so expiries are quick to reach. */
+  public static final Duration TTL = Duration.ofSeconds(10);
+  public static final Duration SKEW = Duration.ofSeconds(1);
+
   public static PayoutsConfig config(Map<String, Object> overrides) {
     Map<String, Object> values = new HashMap<>();
     values.put(PayoutsConfig.TRANSFER_TICK_MS_CONFIG, 10L);
     values.put(PayoutsConfig.TRANSFER_SEQNO_TIMEOUT_MS_CONFIG, 5_000L);
+    values.put(PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG, (int) TTL.toSeconds());
+    values.put(PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG, (int) SKEW.toSeconds());
+    values.put(PayoutsConfig.TRANSFER_FEE_RESERVE_NANO_CONFIG, 0L);
     values.putAll(overrides);
     return new PayoutsConfig(values);
   }
@@ -70,28 +78,58 @@ public final class PayoutTestKit {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Waits until the wallet's transaction for {@code submission} is on chain and returns it. */
+  /** Waits until a transaction carrying one of the transfer's messages is on chain and returns it. */
   public static ChainTransaction awaitTransaction(TonApi api, Submission submission) {
-    TonAddress wallet = TonAddress.parse(submission.walletAddress());
     AtomicReference<ChainTransaction> found = new AtomicReference<>();
-    await("transaction of " + submission.messageHash()).atMost(Duration.ofSeconds(10)).until(() -> {
-      for (ChainTransaction tx : api.getTransactions(wallet, 20, null, null).join()) {
-        if (tx.inMsg() != null && submission.messageHash().equals(tx.inMsg().hash())) {
-          found.set(tx);
-          return true;
-        }
-      }
-      return false;
-    });
+    await("transaction of " + submission.transferHashes()).atMost(Duration.ofSeconds(10))
+        .until(() -> {
+          found.set(transactionOf(api, submission));
+          return found.get() != null;
+        });
     return found.get();
   }
 
-  /** What the chain poller would publish for a submission whose transaction is {@code tx}. */
+  /** The wallet's transaction carrying one of the transfer's messages, or null while there is none. */
+  public static ChainTransaction transactionOf(TonApi api, Submission submission) {
+    TonAddress wallet = TonAddress.parse(submission.walletAddress());
+    for (ChainTransaction tx : api.getTransactions(wallet, 50, null, null).join()) {
+      if (tx.inMsg() != null && submission.transferHashes().contains(tx.inMsg().hash())) {
+        return tx;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * What the chain poller publishes for a transfer whose transaction is {@code tx}: CONFIRMED
+   * naming the message that applied (any attempt), or FAILED when it sent nothing.
+   */
   public static Confirmation verdictOf(Submission submission, ChainTransaction tx) {
     boolean sent = !tx.outMsgs().isEmpty();
     return Confirmation.of(submission.requestId(), submission.transferId(), submission.subwalletId(),
-        submission.messageHash(), submission.seqno(), sent ? ConfirmationStatus.CONFIRMED : ConfirmationStatus.FAILED,
+        tx.inMsg().hash(), submission.seqno(), sent ? ConfirmationStatus.CONFIRMED : ConfirmationStatus.FAILED,
         tx.id().hash(), tx.id().lt(), tx.utime(), tx.fee(), sent ? null : "no outgoing message", Instant.now());
+  }
+
+  /**
+   * The EXPIRED the chain poller publishes once the node proves it: its own time past the newest
+   * message's valid_until + margin, the wallet's seqno not past the transfer's. Fails the test when
+   * the node does not prove it (yet).
+   */
+  public static Confirmation expiryOf(TonApi api, Submission submission) {
+    WalletSnapshot state = api.getWalletSnapshot(TonAddress.parse(submission.walletAddress())).join();
+    if (state.syncUtime() < submission.validUntil() + SKEW.toSeconds() || state.seqno() > submission.seqno()) {
+      throw new AssertionError("the node does not prove expiry: node time " + state.syncUtime() + ", valid_until "
+          + submission.validUntil() + ", wallet seqno " + state.seqno() + ", transfer seqno " + submission.seqno());
+    }
+    return expiry(submission, state.syncUtime());
+  }
+
+  /** An EXPIRED verdict resting on {@code nodeTime}, whatever the chain says (for lying nodes). */
+  public static Confirmation expiry(Submission submission, long nodeTime) {
+    return Confirmation.of(submission.requestId(), submission.transferId(), submission.subwalletId(),
+        submission.messageHash(), submission.seqno(), ConfirmationStatus.EXPIRED, null, null, null, null,
+        "node time " + nodeTime + " passed valid_until " + submission.validUntil(), Instant.now(), nodeTime, null);
   }
 
   public static List<Long> seqnos(List<Submission> submissions) {

@@ -86,12 +86,13 @@ public final class IntentRecorder {
           .map(i -> new RequestRegistry.Registration(i.request(), i.walletAddress(), i.origin())).toList();
       Map<String, RequestConflict> conflicts = RequestRegistry.register(c, requests, now);
 
-      List<Intent> candidates = intents.stream().filter(i -> !conflicts.containsKey(i.requestId())).toList();
+      List<Intent> registered = intents.stream().filter(i -> !conflicts.containsKey(i.requestId())).toList();
+      List<Intent> candidates = firstPerTransferAndSeqno(registered);
       Set<List<String>> bound = bind(c, candidates, now);
       List<Intent> toInsert = candidates.stream().filter(i -> bound.contains(key(i))).toList();
       Map<String, LedgerRow> inserted = insert(c, toInsert, now);
 
-      Map<List<String>, TransferRow> transfers = refusedTransfers(c, candidates, bound);
+      Map<List<String>, TransferRow> transfers = refusedTransfers(c, registered, bound);
       List<RecordResult> out = new ArrayList<>();
       for (Intent intent : intents) {
         RequestConflict conflict = conflicts.get(intent.requestId());
@@ -107,6 +108,23 @@ public final class IntentRecorder {
     });
     results.forEach(IntentRecorder::logResult);
     return results;
+  }
+
+  /**
+   * The intents the bind step may consider: the first of each transfer and of each (wallet,
+   * seqno) in the batch (one statement cannot see its own rows, so two intents of the batch
+   * competing for one would break the unique index and the whole batch); the others are refused.
+   */
+  private static List<Intent> firstPerTransferAndSeqno(List<Intent> intents) {
+    Set<List<String>> transfers = new HashSet<>();
+    Set<List<Object>> seqnos = new HashSet<>();
+    List<Intent> first = new ArrayList<>();
+    for (Intent i : intents) {
+      if (transfers.add(key(i)) & seqnos.add(List.of(i.walletAddress(), i.seqno()))) {
+        first.add(i);
+      }
+    }
+    return first;
   }
 
   private static List<String> key(Intent i) {
@@ -166,9 +184,9 @@ public final class IntentRecorder {
     return byHash;
   }
 
-  private static Map<List<String>, TransferRow> refusedTransfers(Connection c, List<Intent> candidates,
+  private static Map<List<String>, TransferRow> refusedTransfers(Connection c, List<Intent> registered,
       Set<List<String>> bound) throws SQLException {
-    List<Intent> refused = candidates.stream().filter(i -> !bound.contains(key(i))).toList();
+    List<Intent> refused = registered.stream().filter(i -> !bound.contains(key(i))).toList();
     Map<List<String>, TransferRow> rows = new HashMap<>();
     if (refused.isEmpty()) {
       return rows;

@@ -40,6 +40,10 @@ public final class LedgerQueries {
     if (refs.isEmpty()) {
       return Map.of();
     }
+    // distinct transfers: two copies of a request (or a reused id) must not double the rows
+    List<TransferRef> keys = new ArrayList<>(refs.stream()
+        .collect(java.util.stream.Collectors.toMap(r -> List.of(r.requestId(), r.transferId()), r -> r, (a, b) -> a,
+            java.util.LinkedHashMap::new)).values());
     return sql.run("read " + refs.size() + " transfer histories", c -> {
       Map<String, String[]> requests = new HashMap<>();
       for (String[] row : LedgerSql.query(c, "select request_id, fingerprint, content::text, origin from payout_requests"
@@ -52,8 +56,8 @@ public final class LedgerQueries {
       Map<List<String>, List<LedgerRow>> messages = new HashMap<>();
       try (PreparedStatement ps = c.prepareStatement("select " + LedgerRows.TRANSFER_COLUMNS + " from payout_transfers"
           + " join unnest(?::text[], ?::text[]) as k(request_id, transfer_id) using (request_id, transfer_id)")) {
-        ps.setArray(1, column(c, "text", refs, TransferRef::requestId));
-        ps.setArray(2, column(c, "text", refs, TransferRef::transferId));
+        ps.setArray(1, column(c, "text", keys, TransferRef::requestId));
+        ps.setArray(2, column(c, "text", keys, TransferRef::transferId));
         for (TransferRow row : LedgerSql.read(ps, LedgerRows::transfer)) {
           transfers.put(List.of(row.requestId(), row.transferId()), row);
         }
@@ -61,8 +65,8 @@ public final class LedgerQueries {
       try (PreparedStatement ps = c.prepareStatement("select " + LedgerRows.MESSAGE_COLUMNS + " from ton_transactions"
           + " join unnest(?::text[], ?::text[]) as k(request_id, transfer_id) using (request_id, transfer_id)"
           + " order by attempt, id")) {
-        ps.setArray(1, column(c, "text", refs, TransferRef::requestId));
-        ps.setArray(2, column(c, "text", refs, TransferRef::transferId));
+        ps.setArray(1, column(c, "text", keys, TransferRef::requestId));
+        ps.setArray(2, column(c, "text", keys, TransferRef::transferId));
         for (LedgerRow row : LedgerSql.read(ps, LedgerRows::message)) {
           messages.computeIfAbsent(List.of(row.requestId(), row.transferId()), k -> new ArrayList<>()).add(row);
         }

@@ -11,6 +11,10 @@ import static org.tonpayouts.streams.PayoutTestKit.request;
 import static org.tonpayouts.streams.PayoutTestKit.text;
 import static org.tonpayouts.streams.PayoutTestKit.transfer;
 import static org.tonpayouts.streams.PayoutTestKit.verdictOf;
+import static org.tonpayouts.streams.PayoutTestKit.expiryOf;
+import static org.tonpayouts.streams.PayoutTestKit.SKEW;
+import static org.tonpayouts.streams.PayoutTestKit.TTL;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,9 +84,12 @@ class WalletTxProcessorTest {
   private Ledger ledger;
   private TestClock clock;
 
+  /** One clock for devnet, the ledger and the processor: moving it moves the chain's time too. */
+  private static final TestClock CLOCK = TestClock.systemPlusOffset();
+
   @BeforeAll
   static void startChainAndDatabase() {
-    devnet = Devnet.builder().blockInterval(Duration.ofMillis(50)).start();
+    devnet = Devnet.builder().blockInterval(Duration.ofMillis(50)).clock(CLOCK).start();
     api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(10_000));
     database = SharedTestInfrastructure.createDatabase(WalletTxProcessorTest.class);
     Ledger.migrate(database);
@@ -97,11 +104,11 @@ class WalletTxProcessorTest {
   @BeforeEach
   void startDriver() throws Exception {
     try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
-      s.execute("truncate ton_transactions, wallet_audit");
+      s.execute("truncate ton_transactions, payout_transfers, payout_requests, audit_log");
     }
     stateDir = Files.createTempDirectory("wallet-tx-test");
-    clock = TestClock.systemPlusOffset();
-    ledger = new Ledger(database, clock);
+    clock = CLOCK;
+    ledger = new Ledger(database, clock, 3);
     openDriver();
   }
 
@@ -180,7 +187,7 @@ class WalletTxProcessorTest {
         .containsExactly("r1/payout=SETTLED", "r1/fee=SETTLED", "r2/payout=SETTLED", "r3/payout=SETTLED");
     assertThat(devnet.balance(recipient(1))).isEqualTo(2 * TON);
     assertThat(devnet.balance(recipient(4))).isEqualTo(4 * TON);
-    assertThat(ledger.attempts("r1", "payout")).singleElement()
+    assertThat(ledger.queries().attempts("r1", "payout")).singleElement()
         .satisfies(row -> assertThat(row.status()).isEqualTo(LedgerStatus.CONFIRMED));
     assertThat(issue()).isEmpty();
     assertThat(rejected.isEmpty()).isTrue();
@@ -200,12 +207,13 @@ class WalletTxProcessorTest {
   }
 
   @Test
-  void shouldAbortTheRestOfARequestWhenATransferFails() {
+  void shouldAbortTheRestOfARequestWhenATransferFailsOnChain() {
     long id = FIRST_SUBWALLET + 20;
-    // Enough for the wallet's own fees, not for the 50 TON send: with mode 3 the send is skipped.
-    fundedWallet(id, TON / 2);
-    send(request("poor", id, transfer("big", recipient(30), 50 * TON), transfer("fee", recipient(31), TON / 100)));
-    send(request("after", id, transfer("small", recipient(32), TON / 100)));
+    // The balance covers the amount (no fee reserve in these tests) but not the amount and the
+    // fees together: the wallet accepts the message and, with mode 3, skips the send.
+    fundedWallet(id, 2 * TON + 1_600_000L);
+    send(request("poor", id, transfer("big", recipient(30), 2 * TON), transfer("fee", recipient(31), TON / 100)));
+    send(request("after", id, transfer("small", recipient(32), TON / 1000)));
 
     Submission first = issue().get(0);
     Confirmation verdict = confirm(first);
@@ -214,11 +222,37 @@ class WalletTxProcessorTest {
     assertThat(settlements.readValuesToList())
         .extracting(s -> s.transferId() + "=" + s.status())
         .containsExactly("big=FAILED", "fee=ABORTED");
+    devnet.fund(SUBWALLETS.address(id), TON);
     Submission next = issue().get(0);
     assertThat(next.requestId()).isEqualTo("after");
     assertThat(next.seqno()).as("the failed transfer consumed its seqno").isEqualTo(first.seqno() + 1);
-    assertThat(ledger.findByMessageHash(first.messageHash())).get()
+    assertThat(ledger.queries().findByMessageHash(first.messageHash())).get()
         .extracting(LedgerRow::status).isEqualTo(LedgerStatus.FAILED);
+    assertThat(ledger.queries().transfersOf("poor")).extracting(t -> t.transferId() + "=" + t.status())
+        .containsExactly("big=FAILED", "fee=ABORTED");
+  }
+
+  @Test
+  void shouldFailATransferTheWalletCannotPayBeforeSigningIt() {
+    long id = FIRST_SUBWALLET + 25;
+    fundedWallet(id, TON);
+    send(request("too-big", id, transfer("big", recipient(33), 50 * TON), transfer("fee", recipient(34), TON / 100)));
+    send(request("fits", id, transfer("small", recipient(35), TON / 10)));
+
+    List<Submission> issued = issue();
+
+    assertThat(settlements.readValuesToList()).extracting(s -> s.transferId() + "=" + s.status())
+        .containsExactly("big=FAILED", "fee=ABORTED");
+    assertThat(ledger.queries().transfer("too-big", "big")).get().satisfies(t -> {
+      assertThat(t.reason()).contains("insufficient balance").contains("holds " + TON).contains(50 * TON + " + 0");
+      assertThat(t.attempts()).as("nothing was signed").isZero();
+    });
+    assertThat(ledger.queries().attempts("too-big", "big")).isEmpty();
+    if (issued.isEmpty()) {
+      issued = issue();
+    }
+    assertThat(issued).singleElement().satisfies(s -> assertThat(s.requestId()).isEqualTo("fits"));
+    assertThat(metrics.count("ton.tx.refused_before_signing")).isEqualTo(1);
   }
 
   @Test
@@ -235,7 +269,7 @@ class WalletTxProcessorTest {
     assertThat(issue()).as("stale read: nothing signed").isEmpty();
     assertThat(issue()).as("stale again: nothing signed").isEmpty();
     assertThat(metrics.count("ton.tx.stale_seqno_reads")).isEqualTo(2);
-    assertThat(ledger.attempts("s2", "t")).isEmpty();
+    assertThat(ledger.queries().attempts("s2", "t")).isEmpty();
 
     Submission second = issue().get(0);
     assertThat(second.requestId()).isEqualTo("s2");
@@ -275,7 +309,7 @@ class WalletTxProcessorTest {
     Submission after = issue().get(0);
 
     assertThat(after.messageHash()).as("the same message, re-sent, not a new one").isEqualTo(before.messageHash());
-    assertThat(ledger.attempts("crash", "t")).hasSize(1);
+    assertThat(ledger.queries().attempts("crash", "t")).hasSize(1);
     confirm(after);
     assertThat(settlements.readValuesToList()).singleElement()
         .satisfies(s -> assertThat(s.status()).isEqualTo(SettlementStatus.SETTLED));
@@ -283,7 +317,7 @@ class WalletTxProcessorTest {
   }
 
   @Test
-  void shouldSignANewMessageOnlyAfterTheOldOneExpired() {
+  void shouldSignTheRetryWithTheSameSeqnoOnlyOnceTheNodeProvesTheExpiry() {
     long id = FIRST_SUBWALLET + 60;
     fundedWallet(id, 10 * TON);
     devnet.faults().dropNext(1);
@@ -291,19 +325,39 @@ class WalletTxProcessorTest {
     Submission dropped = issue().get(0);
 
     assertThat(issue()).as("no second message while the first may still apply").isEmpty();
-    clock.advance(Duration.ofSeconds(120));
-    confirmations.pipeInput(Topics.walletKey(id), Confirmation.of("lost", "t", id, dropped.messageHash(),
-        dropped.seqno(), ConfirmationStatus.EXPIRED, null, null, null, null, "valid_until passed, seqno unchanged",
-        Instant.now()));
+    clock.advance(TTL.plus(SKEW).plusSeconds(1));
+    await("a block past valid_until").atMost(Duration.ofSeconds(5)).until(() ->
+        api.getWalletSnapshot(SUBWALLETS.address(id)).join().syncUtime() >= dropped.validUntil() + SKEW.toSeconds());
+    confirmations.pipeInput(Topics.walletKey(id), expiryOf(api, dropped));
     Submission retry = issue().get(0);
 
     assertThat(retry.attempt()).isEqualTo(2);
-    assertThat(retry.seqno()).isEqualTo(dropped.seqno());
+    assertThat(retry.seqno()).as("one seqno per transfer").isEqualTo(dropped.seqno());
     assertThat(retry.messageHash()).isNotEqualTo(dropped.messageHash());
+    assertThat(retry.transferHashes()).containsExactly(dropped.messageHash(), retry.messageHash());
     confirm(retry);
-    assertThat(ledger.attempts("lost", "t")).extracting(LedgerRow::status)
-        .containsExactlyInAnyOrder(LedgerStatus.EXPIRED, LedgerStatus.CONFIRMED);
+    assertThat(ledger.queries().attempts("lost", "t")).extracting(LedgerRow::status)
+        .containsExactly(LedgerStatus.EXPIRED, LedgerStatus.CONFIRMED);
     assertThat(devnet.balance(recipient(70))).isEqualTo(TON);
+  }
+
+  @Test
+  void shouldRejectARequestIdReusedWithOtherContentAndNameTheDifferences() {
+    long id = FIRST_SUBWALLET + 65;
+    fundedWallet(id, 10 * TON);
+    send(request("reused", id, transfer("t", recipient(75), TON)));
+    send(request("reused", id, transfer("t", recipient(76), 2 * TON)));
+
+    List<Rejected> refused = rejected.readValuesToList();
+    assertThat(refused).singleElement().satisfies(r -> {
+      assertThat(r.reason()).contains("requestId 'reused' was already accepted with other content")
+          .contains("transfers[0].destination").contains("transfers[0].amountNano: 1000000000 -> 2000000000");
+      assertThat(r.originalKey()).isEqualTo(Topics.walletKey(id));
+    });
+    assertThat(metrics.count("payout.requests.conflict")).isEqualTo(1);
+    confirm(issue().get(0));
+    assertThat(devnet.balance(recipient(75))).isEqualTo(TON);
+    assertThat(issue()).isEmpty();
   }
 
   /** The address with its last character changed: still base64, wrong checksum. */
