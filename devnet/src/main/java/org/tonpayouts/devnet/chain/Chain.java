@@ -132,6 +132,27 @@ public final class Chain {
   }
 
   /**
+   * Like {@link #check}, but as a liteserver that has only reached {@code block} judges it: against
+   * the account as of that block and with that block's time as "now" (a lagging node's view).
+   */
+  public CheckedMessage checkAsOf(byte[] boc, BlockInfo block) throws MalformedMessageException, MessageRejectedException {
+    Objects.requireNonNull(block, "block");
+    ExternalMessage message = ExternalMessage.parse(boc);
+    AccountView account = accountAt(message.destination(), block.seqno());
+    try {
+      WalletV4R2.Accepted ok = WalletV4R2.check(message, account, block.utime(), null);
+      return new CheckedMessage(message, ok.body().seqno(), ok.wallet().subwalletId(), ok.wallet().publicKey());
+    } catch (MessageRejectedException e) {
+      synchronized (lock) {
+        rejected++;
+      }
+      log.info("message rejected wallet={} exitcode={} hash={} asOfBlock={} reason={}",
+          message.destination(), e.exitCode(), message.hash(), block.seqno(), e.reason());
+      throw e;
+    }
+  }
+
+  /**
    * Puts a checked message into the mempool; the next block judges it again and applies it or
    * drops it. A copy of a message already pending (same hash: SDKs re-send the same BOC every
    * block) is not added twice, as a validator's mempool keeps one copy per hash.
@@ -304,6 +325,43 @@ public final class Chain {
     }
   }
 
+  /**
+   * The block {@code k} blocks before the last one, as a node lagging {@code k} blocks sees the
+   * chain: never before the chain start, nor before the oldest block devnet remembers
+   * ({@value #BLOCK_HISTORY} blocks).
+   */
+  public BlockInfo blockBehind(int k) {
+    if (k < 0) {
+      throw new IllegalArgumentException("k must be >= 0, got " + k);
+    }
+    synchronized (lock) {
+      return recentBlock(last.seqno() - k);
+    }
+  }
+
+  /**
+   * Block {@code seqno}, or the oldest block devnet remembers when it is older (the chain start
+   * at first), or the last block when it is newer.
+   */
+  public BlockInfo recentBlock(long seqno) {
+    synchronized (lock) {
+      if (seqno >= last.seqno()) {
+        return last;
+      }
+      BlockInfo oldest = blocks.peekFirst();
+      if (seqno <= oldest.seqno()) {
+        return oldest;
+      }
+      // blocks holds consecutive seqnos, oldest first
+      Iterator<BlockInfo> newestFirst = blocks.descendingIterator();
+      BlockInfo block = newestFirst.next();
+      while (block.seqno() > seqno) {
+        block = newestFirst.next();
+      }
+      return block;
+    }
+  }
+
   /** The account as of the last applied block (including funding done since). */
   public AccountView account(TonAddress address) {
     synchronized (lock) {
@@ -332,6 +390,22 @@ public final class Chain {
     synchronized (lock) {
       Account account = accounts.get(address);
       return account == null ? List.of() : List.copyOf(account.transactions);
+    }
+  }
+
+  /** The account's transactions of blocks up to {@code blockSeqno}, oldest first: what a node at that block knows. */
+  public List<DevnetTransaction> transactions(TonAddress address, long blockSeqno) {
+    synchronized (lock) {
+      Account account = accounts.get(address);
+      if (account == null) {
+        return List.of();
+      }
+      List<DevnetTransaction> all = account.transactions; // in block order
+      int end = all.size();
+      while (end > 0 && all.get(end - 1).blockSeqno() > blockSeqno) {
+        end--;
+      }
+      return List.copyOf(all.subList(0, end));
     }
   }
 
