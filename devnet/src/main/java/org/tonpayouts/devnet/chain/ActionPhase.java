@@ -41,6 +41,9 @@ final class ActionPhase {
     final List<Send> sends = new ArrayList<>();
     final List<String> skipNotes = new ArrayList<>();
     String failure;
+    /** The failing action's index and result code, when {@link #failure} is set. */
+    Integer failedAt;
+    int failureCode;
     long remaining;
     long fwdFees;
     int skipped;
@@ -57,15 +60,19 @@ final class ActionPhase {
       WalletV4R2.Action action = actions.get(i);
       int mode = action.mode();
       String error = null;
+      int code = 0;
       Send send = null;
       Decoded decoded = decode(action.message());
       int base = mode & ~(MODE_PAY_FEES_SEPARATELY | MODE_IGNORE_ERRORS | MODE_BOUNCE_ON_ACTION_FAIL
           | MODE_DESTROY_IF_ZERO);
       if (decoded.error != null) {
-        error = "result_code=" + RESULT_INVALID_MESSAGE + " (" + decoded.error + ")";
+        code = RESULT_INVALID_MESSAGE;
+        error = decoded.error;
       } else if (base != 0 && base != MODE_CARRY_INBOUND_VALUE && base != MODE_CARRY_ALL_BALANCE) {
-        error = "result_code=" + RESULT_INVALID_MESSAGE + " (send mode " + mode + " is not supported)";
+        code = RESULT_INVALID_MESSAGE;
+        error = "send mode " + mode + " is not supported";
       } else {
+        code = RESULT_NOT_ENOUGH_BALANCE;
         long fwd = Fees.FORWARD_FEE;
         long value = decoded.value; // mode 64 adds the inbound value, which is 0 for an external message
         if (base == MODE_CARRY_ALL_BALANCE) {
@@ -90,12 +97,15 @@ final class ActionPhase {
         }
       }
       if (error != null) {
+        String result = "result_code=" + code + " (" + error + ")";
         if ((mode & MODE_IGNORE_ERRORS) == 0) {
-          plan.failure = "action phase failed at send #" + i + " (mode " + mode + "): " + error;
+          plan.failure = "action phase failed at send #" + i + " (mode " + mode + "): " + result;
+          plan.failedAt = i;
+          plan.failureCode = code;
           return plan;
         }
         plan.skipped++;
-        plan.skipNotes.add("#" + i + " " + error);
+        plan.skipNotes.add("#" + i + " " + result);
         continue;
       }
       plan.sends.add(send);
@@ -109,8 +119,7 @@ final class ActionPhase {
   }
 
   private static String notEnough(long remaining, long needed) {
-    return "result_code=" + RESULT_NOT_ENOUGH_BALANCE + " (not enough TON: " + remaining + " left, " + needed
-        + " needed)";
+    return "not enough TON: " + remaining + " left, " + needed + " needed";
   }
 
   /** An outbound message as the wallet asked to send it, or why it cannot be sent. */

@@ -3,6 +3,7 @@ package org.tonpayouts.devnet.chain;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
+import org.ton.ton4j.cell.Cell;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -96,8 +97,10 @@ final class BlockProducer {
         return Outcome.KEEP;
       }
       pending.abortRecorded = true;
+      AccountState orig = account.state;
       account.balance -= Fees.COMPUTE_FEE;
-      recorder.record(build, account, recorder.nextLt(), in, List.of(), Fees.COMPUTE_FEE, true,
+      recorder.record(build, account, orig, recorder.nextLt(), in, List.of(), Fees.COMPUTE_FEE,
+          TransactionPhases.walletAborted(ok, plan),
           "aborted: " + plan.failure + "; seqno stays " + ok.body().seqno() + ", message kept pending until valid_until");
       counters.aborted++;
       build.aborted++;
@@ -145,6 +148,7 @@ final class BlockProducer {
   private void commit(BlockBuild build, Account account, WalletV4R2.Accepted ok, ActionPhase.Plan plan,
                       DevnetMessage in) {
     List<String> notes = new ArrayList<>();
+    AccountState orig = account.state;
     if (ok.deploys()) {
       account.state = AccountState.ACTIVE;
       notes.add("deployed WalletV4R2");
@@ -153,21 +157,26 @@ final class BlockProducer {
     account.balance = plan.remaining;
     long txLt = recorder.nextLt();
     List<DevnetMessage> outs = new ArrayList<>();
+    List<Cell> outCells = new ArrayList<>();
     for (ActionPhase.Send send : plan.sends) {
-      outs.add(ChainMessages.internal(account.address, send.destination(), send.value(), send.bounce(), false,
-          send.fwdFee(), recorder.nextLt(), build.utime, send.body(), send.init(), send.initCell()));
+      DevnetMessage out = ChainMessages.internal(account.address, send.destination(), send.value(), send.bounce(),
+          false, send.fwdFee(), recorder.nextLt(), build.utime, send.body(), send.init(), send.initCell());
+      outs.add(out);
+      outCells.add(out.cell());
     }
     notes.add("seqno " + ok.body().seqno() + " -> " + account.wallet.seqno());
     notes.add("sent " + outs.size());
     if (plan.skipped > 0) {
       notes.add("skipped " + plan.skipped + " send(s) that failed with +2 (ignore errors): " + plan.skipNotes);
     }
-    if (plan.destroy && account.balance == 0) {
+    boolean destroyed = plan.destroy && account.balance == 0;
+    if (destroyed) {
       account.state = AccountState.NONEXISTENT;
       account.wallet = null;
       notes.add("destroyed (mode +32, balance 0): seqno reset");
     }
-    recorder.record(build, account, txLt, in, outs, Fees.COMPUTE_FEE + plan.fwdFees, false, String.join("; ", notes));
+    recorder.record(build, account, orig, txLt, in, outs, Fees.COMPUTE_FEE + plan.fwdFees,
+        TransactionPhases.walletApplied(ok, plan, outCells, destroyed), String.join("; ", notes));
     build.internal.addAll(outs);
   }
 
@@ -176,25 +185,27 @@ final class BlockProducer {
   private void deliver(BlockBuild build, DevnetMessage msg) {
     build.delivered++;
     Account account = accounts.getOrCreate(msg.destination());
+    AccountState orig = account.state;
     long txLt = recorder.nextLt();
     if (account.state == AccountState.ACTIVE) {
       long fee = Math.min(Fees.RECEIVE_FEE, account.balance + msg.value());
       account.balance += msg.value() - fee;
-      recorder.record(build, account, txLt, msg, List.of(), fee, false,
+      recorder.record(build, account, orig, txLt, msg, List.of(), fee, TransactionPhases.received(msg, fee),
           msg.bounced() ? "bounced message received" : "received");
     } else if (msg.bounce() && !msg.bounced() && msg.value() > Fees.BOUNCE_FEE) {
       DevnetMessage bounced = ChainMessages.internal(account.address, msg.source(), msg.value() - Fees.BOUNCE_FEE,
           false, true, Fees.BOUNCE_FEE, recorder.nextLt(), build.utime, ChainMessages.bouncedBody(msg.body()), null,
           null);
-      recorder.record(build, account, txLt, msg, List.of(bounced), Fees.BOUNCE_FEE, false,
-          "bounced: account is " + account.state.name().toLowerCase() + " and the message is bounceable");
+      recorder.record(build, account, orig, txLt, msg, List.of(bounced), Fees.BOUNCE_FEE,
+          TransactionPhases.bounced(msg, bounced), "bounced: account is " + account.state.name().toLowerCase() + " and the message is bounceable");
       build.internal.addLast(bounced);
     } else {
       account.balance += msg.value();
       if (account.state == AccountState.NONEXISTENT) {
         account.state = AccountState.UNINITIALIZED;
       }
-      recorder.record(build, account, txLt, msg, List.of(), 0, false, "received by an uninitialized account");
+      recorder.record(build, account, orig, txLt, msg, List.of(), 0, TransactionPhases.keptWithoutCode(msg),
+          "received by an account without code");
     }
   }
 }

@@ -121,6 +121,7 @@ public final class Chain {
       BlockInfo last = blocks.last();
       BlockBuild build = new BlockBuild(last.seqno(), Math.max(last.utime(), clock.instant().getEpochSecond()));
       Account account = accounts.getOrCreate(address);
+      AccountState orig = account.state;
       DevnetMessage in = ChainMessages.internal(FAUCET, address, nano, false, false, 0, recorder.nextLt(),
           build.utime, Cells.EMPTY, null, null);
       account.balance += nano;
@@ -132,7 +133,10 @@ public final class Chain {
       } else if (account.state == AccountState.NONEXISTENT) {
         account.state = AccountState.UNINITIALIZED;
       }
-      DevnetTransaction tx = recorder.record(build, account, recorder.nextLt(), in, List.of(), 0, false, description);
+      TransactionPhases phases = account.state == AccountState.ACTIVE
+          ? TransactionPhases.received(in, 0) : TransactionPhases.keptWithoutCode(in);
+      DevnetTransaction tx = recorder.record(build, account, orig, recorder.nextLt(), in, List.of(), 0, phases,
+          description);
       account.remember(last.seqno());
       log.info("funded account={} amount={} state={} balance={}", address, nano, account.state, account.balance);
       return tx;

@@ -19,7 +19,7 @@ final class ChainMessages {
   /** The record of an external message that caused a transaction (its hash is the hash of the cell sent). */
   static DevnetMessage externalIn(ExternalMessage message) {
     return new DevnetMessage(message.hash(), null, message.destination(), 0, 0, 0, 0, false, false,
-        message.body(), message.initCell(), null);
+        message.body(), message.initCell(), null, message.root());
   }
 
   /**
@@ -43,7 +43,7 @@ final class ChainMessages {
         .build();
     Cell cell = Message.builder().info(info).init(init).body(body).build().toCell();
     return new DevnetMessage(Cells.hex(cell.getHash()), source, destination, value, fwdFee, createdLt, createdAt,
-        bounce, bounced, body, initCell, TextComment.decode(body));
+        bounce, bounced, body, initCell, TextComment.decode(body), cell);
   }
 
   /** A bounced body: 0xFFFFFFFF then the first 256 bits of the original body. */

@@ -1,9 +1,8 @@
 package org.tonpayouts.devnet.chain;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
+import org.ton.ton4j.cell.Cell;
 
 /**
  * Writes transactions into accounts and hands out logical times: block N starts at
@@ -36,32 +35,27 @@ final class TransactionRecorder {
     return ++lt;
   }
 
-  /** Records a transaction of {@code account} in {@code build}: the account's last transaction from now on. */
-  DevnetTransaction record(BlockBuild build, Account account, long txLt, DevnetMessage in, List<DevnetMessage> outs,
-                           long fee, boolean aborted, String description) {
-    String hash = hash(account, txLt, build.utime, in, outs, fee, aborted);
+  /**
+   * Records a transaction of {@code account} in {@code build}, whose state the caller already
+   * changed (from {@code origStatus}): builds its TL-B cell, which names it, and makes it the
+   * account's last transaction.
+   */
+  DevnetTransaction record(BlockBuild build, Account account, AccountState origStatus, long txLt, DevnetMessage in,
+                           List<DevnetMessage> outs, long fee, TransactionPhases phases, String description) {
+    List<Cell> outCells = new ArrayList<>(outs.size());
+    for (DevnetMessage out : outs) {
+      outCells.add(out.cell());
+    }
+    byte[] newStateHash = account.stateHashWith(txLt);
+    Cell cell = TransactionCell.build(account.address.hash(), txLt, account.lastTxHash, account.lastTxLt, build.utime,
+        origStatus, account.state, in.cell(), outCells, fee, account.stateHash, newStateHash, phases);
+    String hash = Cells.hex(cell.getHash());
     DevnetTransaction tx = new DevnetTransaction(account.address, txLt, hash, build.utime, build.seqno, in, outs, fee,
-        aborted, account.lastTxLt, account.lastTxHash, description);
-    account.record(tx);
+        phases.aborted(), account.lastTxLt, account.lastTxHash, description, Cells.bocBase64(cell));
+    account.record(tx, newStateHash);
     build.touched.add(account);
     build.txHashes.add(hash);
     counters.transactions++;
     return tx;
-  }
-
-  /** SHA-256 over a deterministic encoding of the transaction (not a TL-B Transaction hash). */
-  private static String hash(Account account, long txLt, long utime, DevnetMessage in, List<DevnetMessage> outs,
-                             long fee, boolean aborted) {
-    MessageDigest sha = Sha256.digest();
-    sha.update("devnet-tx-v1".getBytes(StandardCharsets.US_ASCII));
-    sha.update((byte) account.address.workchain());
-    sha.update(account.address.hash());
-    sha.update(Sha256.longs(txLt, utime, account.lastTxLt, fee, aborted ? 1 : 0));
-    sha.update(HexFormat.of().parseHex(account.lastTxHash));
-    sha.update(HexFormat.of().parseHex(in.hash()));
-    for (DevnetMessage out : outs) {
-      sha.update(HexFormat.of().parseHex(out.hash()));
-    }
-    return Cells.hex(sha.digest());
   }
 }
