@@ -7,6 +7,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +26,9 @@ import org.tonpayouts.ton.address.TonAddress;
 /**
  * A local TON chain behind a toncenter-compatible HTTP API: what tests and the local stack of the
  * payout engine talk to instead of mainnet. Validates WalletV4R2 messages as the contract does,
- * builds a block every {@code blockInterval}, and injects API faults on demand. Embeddable:
+ * builds a block every {@code blockInterval}, and injects API faults on demand. Besides the default
+ * API node ({@link #apiUrl()}, {@link #faults()}) it serves named nodes over the same chain, each
+ * with its own faults ({@link #node(String)}). Embeddable:
  *
  * <pre>{@code
  * try (Devnet devnet = Devnet.builder().blockInterval(Duration.ofMillis(50)).start()) {
@@ -44,12 +48,13 @@ public final class Devnet implements AutoCloseable {
   private final Duration blockInterval;
   private final ScheduledExecutorService blocks;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final ConcurrentMap<String, DevnetNode> nodes = new ConcurrentHashMap<>();
 
   private Devnet(Builder b) throws IOException {
     this.chain = new Chain(b.clock, b.seed);
-    this.faults = b.faults != null ? b.faults : new Faults(b.seed);
+    this.faults = (b.faults != null ? b.faults : new Faults(b.seed)).useClock(b.clock);
     this.blockInterval = b.blockInterval;
-    this.server = new ApiServer(chain, faults, blockInterval, b.host, b.port, b.httpThreads);
+    this.server = new ApiServer(chain, faults, b.seed, blockInterval, b.host, b.port, b.httpThreads);
     server.start();
     if (blockInterval.isZero()) {
       this.blocks = null;
@@ -121,9 +126,21 @@ public final class Devnet implements AutoCloseable {
     return chain.transactions(address);
   }
 
-  /** The live fault settings (changes apply to the next request). */
+  /** The live fault settings of the default node (changes apply to its next request). */
   public Faults faults() {
     return faults;
+  }
+
+  /**
+   * The API node called {@code name}, created without faults on first call (the same instance
+   * after): it serves this chain under {@code <baseUrl>/node/<name>/api/v2/} with its own
+   * {@link Faults}. {@code "default"} is the node of {@link #apiUrl()} and {@link #faults()}.
+   * Names are 1 to 64 letters, digits, '.', '_' or '-'.
+   */
+  public DevnetNode node(String name) {
+    Objects.requireNonNull(name, "name");
+    return nodes.computeIfAbsent(name, n -> new DevnetNode(n, URI.create(baseUrl() + ApiServer.apiPath(n)),
+        server.node(n)));
   }
 
   /**

@@ -84,6 +84,18 @@ public final class DevnetMain implements Callable<Integer> {
   @Option(names = "--stale-next", defaultValue = "0", description = "Fault: the next N state reads are stale.")
   int staleNext;
 
+  @Option(names = "--lag-blocks", defaultValue = "0",
+      description = "Fault: the default node lags K blocks behind the chain (every read and sendBoc check).")
+  int lagBlocks;
+
+  @Option(names = "--lag-ms", defaultValue = "0",
+      description = "Fault: how long the lag lasts from the start, in milliseconds (default 0: until cleared).")
+  long lagMs;
+
+  @Option(names = "--node", paramLabel = "NAME",
+      description = "Also serve an API node NAME under /node/NAME/api/v2/ with its own faults (repeatable).")
+  List<String> nodes = new ArrayList<>();
+
   public static void main(String[] args) {
     if (System.getProperty("logback.configurationFile") == null) {
       // before the first logger exists; a library jar must not ship a plain logback.xml
@@ -127,7 +139,7 @@ public final class DevnetMain implements Callable<Integer> {
   private Devnet startDevnet() {
     Faults faults = new Faults(seed).apply(new Faults.Settings(latencyMs, rateLimitProbability, rateLimitNext,
         transportErrorProbability, transportErrorNext, transportErrorMode, dropProbability, dropNext,
-        staleBlocks, staleProbability, staleNext));
+        staleBlocks, staleProbability, staleNext, lagBlocks, lagMs));
     List<Credit> credits = new ArrayList<>();
     for (String spec : fund) {
       credits.add(Credit.parse(spec, false));
@@ -144,6 +156,14 @@ public final class DevnetMain implements Callable<Integer> {
         .start();
     for (Credit credit : credits) {
       started.fund(credit.address, credit.nano, credit.active);
+    }
+    for (String name : nodes) {
+      try {
+        started.node(name);
+      } catch (IllegalArgumentException e) {
+        started.close();
+        throw new CommandLine.ParameterException(new CommandLine(new DevnetMain()), "bad --node: " + e.getMessage());
+      }
     }
     LoggerFactory.getLogger(DevnetMain.class).info("devnet ready api={} admin={}/admin/state faults={}",
         started.apiUrl(), started.baseUrl(), faults.settings());

@@ -1,15 +1,19 @@
 package org.tonpayouts.devnet;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 
 /**
- * Fault injection of devnet's API: the ways a real TON HTTP API misbehaves, switched on at start
- * (builder, CLI flags) or at run time ({@code POST /admin/faults}, or these methods). Mutable and
- * thread-safe. Every fault can fire with a probability (drawn from a {@link Random} seeded with
- * the devnet seed, so one request sequence gives one fault sequence) or for the next N requests
- * it applies to; every fault that fires is counted ({@link #counts()}, {@code GET /admin/state}).
+ * Fault injection of one devnet API node: the ways a real TON HTTP API misbehaves, switched on at
+ * start (builder, CLI flags) or at run time ({@code POST /admin/faults}, or these methods).
+ * Mutable and thread-safe. Every fault can fire with a probability (drawn from a {@link Random}
+ * seeded with the devnet seed, so one request sequence gives one fault sequence) or for the next
+ * N requests it applies to; every fault that fires is counted ({@link #counts()},
+ * {@code GET /admin/state}).
  *
  * <ul>
  *   <li>latency: every API request waits this long first;
@@ -18,7 +22,12 @@ import java.util.Random;
  *       (connection closed without a response, 502 or 504);
  *   <li>drop: sendBoc answers ok but the message never reaches the mempool;
  *   <li>stale reads: getAddressInformation, getWalletInformation, getAddressBalance,
- *       getAddressState and runGetMethod answer with the state as of K blocks ago.
+ *       getAddressState and runGetMethod answer with the state as of K blocks ago, one request
+ *       at a time;
+ *   <li>lag: the whole node is K blocks behind, for a while or until cleared: every read
+ *       (transactions and masterchain info included) answers consistently as of the block K
+ *       blocks back, and sendBoc checks messages against that block, as a liteserver that has
+ *       not caught up does.
  * </ul>
  *
  * <p>Transfers "our service did not sign" are injected with {@code POST /admin/foreign-transfer}
@@ -41,12 +50,15 @@ public final class Faults {
    *
    * @param latencyMs added to every API request
    * @param staleBlocks how many blocks behind stale reads are (0: stale reads off)
+   * @param lagBlocks how many blocks behind the lagging node is (0: not lagging)
+   * @param lagMs how long the lag lasts from when it was set, by devnet's clock (0: until cleared)
    */
   public record Settings(long latencyMs,
                          double rateLimitProbability, int rateLimitNext,
                          double transportErrorProbability, int transportErrorNext, TransportError transportError,
                          double dropProbability, int dropNext,
-                         int staleBlocks, double staleProbability, int staleNext) {
+                         int staleBlocks, double staleProbability, int staleNext,
+                         int lagBlocks, long lagMs) {
     public Settings {
       if (latencyMs < 0) {
         throw new IllegalArgumentException("latencyMs must be >= 0, got " + latencyMs);
@@ -60,12 +72,49 @@ public final class Faults {
       checkCount("dropNext", dropNext);
       checkCount("staleNext", staleNext);
       checkCount("staleBlocks", staleBlocks);
+      checkCount("lagBlocks", lagBlocks);
+      if (lagMs < 0) {
+        throw new IllegalArgumentException("lagMs must be >= 0, got " + lagMs);
+      }
       transportError = transportError == null ? TransportError.CLOSE : transportError;
     }
 
     /** No faults. */
     public static Settings none() {
-      return new Settings(0, 0, 0, 0, 0, TransportError.CLOSE, 0, 0, 0, 0, 0);
+      return new Settings(0, 0, 0, 0, 0, TransportError.CLOSE, 0, 0, 0, 0, 0, 0, 0);
+    }
+
+    public Settings withLatencyMs(long ms) {
+      return new Settings(ms, rateLimitProbability, rateLimitNext, transportErrorProbability, transportErrorNext,
+          transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs);
+    }
+
+    public Settings withRateLimit(double probability, int next) {
+      return new Settings(latencyMs, probability, next, transportErrorProbability, transportErrorNext,
+          transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs);
+    }
+
+    public Settings withTransportErrors(double probability, int next, TransportError how) {
+      return new Settings(latencyMs, rateLimitProbability, rateLimitNext, probability, next, how, dropProbability,
+          dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs);
+    }
+
+    public Settings withDrop(double probability, int next) {
+      return new Settings(latencyMs, rateLimitProbability, rateLimitNext, transportErrorProbability,
+          transportErrorNext, transportError, probability, next, staleBlocks, staleProbability, staleNext, lagBlocks,
+          lagMs);
+    }
+
+    public Settings withStaleReads(int blocksBehind, double probability, int next) {
+      return new Settings(latencyMs, rateLimitProbability, rateLimitNext, transportErrorProbability,
+          transportErrorNext, transportError, dropProbability, dropNext, blocksBehind, probability, next, lagBlocks,
+          lagMs);
+    }
+
+    public Settings withLag(int blocksBehind, long ms) {
+      return new Settings(latencyMs, rateLimitProbability, rateLimitNext, transportErrorProbability,
+          transportErrorNext, transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext,
+          blocksBehind, ms);
     }
 
     private static void checkProbability(String name, double p) {
@@ -81,34 +130,65 @@ public final class Faults {
     }
   }
 
-  /** How many times each fault fired (foreign transfers are counted by the chain). */
-  public record Counts(long delayed, long rateLimited, long transportErrors, long dropped, long staleReads) {}
+  /**
+   * How many times each fault fired (foreign transfers are counted by the chain).
+   *
+   * @param laggedReads requests a lagging node answered from its old block (reads, and the state sendBoc checked against)
+   */
+  public record Counts(long delayed, long rateLimited, long transportErrors, long dropped, long staleReads,
+                       long laggedReads) {}
 
   private Settings settings = Settings.none();
   private Random random;
+  private Clock clock;
+  /** When the current lag ends; {@code null} while there is none or it lasts until cleared. */
+  private Instant lagEndsAt;
   private long delayed;
   private long rateLimited;
   private long transportErrors;
   private long dropped;
   private long staleReads;
+  private long laggedReads;
 
   /** No faults; decisions drawn from a generator seeded with 0. */
   public Faults() {
     this(0);
   }
 
-  /** No faults; decisions drawn from a generator seeded with {@code seed}. */
+  /** No faults; decisions drawn from a generator seeded with {@code seed}; lag measured on the system clock. */
   public Faults(long seed) {
+    this(seed, Clock.systemUTC());
+  }
+
+  /** No faults; decisions drawn from a generator seeded with {@code seed}; lag measured on {@code clock}. */
+  public Faults(long seed, Clock clock) {
     this.random = new Random(seed);
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Measures the lag's duration on {@code clock} (a devnet binds the faults it is given to its own
+   * clock); a lag already set starts over from now, so a lag configured before the devnet started
+   * lasts its full duration from the start.
+   */
+  public synchronized Faults useClock(Clock clock) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    startLag();
+    return this;
   }
 
   public synchronized Settings settings() {
+    endLagIfOver();
     return settings;
   }
 
-  /** Replaces all settings (counters of fired faults are kept). */
+  /**
+   * Replaces all settings (counters of fired faults are kept); a lag in {@code next} starts now
+   * and lasts {@code lagMs}.
+   */
   public synchronized Faults apply(Settings next) {
     this.settings = Objects.requireNonNull(next, "settings");
+    startLag();
     return this;
   }
 
@@ -124,77 +204,71 @@ public final class Faults {
   }
 
   public synchronized Faults latency(Duration latency) {
-    Settings s = settings;
-    return apply(new Settings(latency.toMillis(), s.rateLimitProbability(), s.rateLimitNext(),
-        s.transportErrorProbability(), s.transportErrorNext(), s.transportError(), s.dropProbability(), s.dropNext(),
-        s.staleBlocks(), s.staleProbability(), s.staleNext()));
+    return change(s -> s.withLatencyMs(latency.toMillis()));
   }
 
   /** HTTP 429 on each API request with probability {@code p}. */
   public synchronized Faults rateLimit(double p) {
-    Settings s = settings;
-    return apply(new Settings(s.latencyMs(), p, s.rateLimitNext(), s.transportErrorProbability(),
-        s.transportErrorNext(), s.transportError(), s.dropProbability(), s.dropNext(), s.staleBlocks(),
-        s.staleProbability(), s.staleNext()));
+    return change(s -> s.withRateLimit(p, s.rateLimitNext()));
   }
 
   /** HTTP 429 on the next {@code n} API requests. */
   public synchronized Faults rateLimitNext(int n) {
-    Settings s = settings;
-    return apply(new Settings(s.latencyMs(), s.rateLimitProbability(), n, s.transportErrorProbability(),
-        s.transportErrorNext(), s.transportError(), s.dropProbability(), s.dropNext(), s.staleBlocks(),
-        s.staleProbability(), s.staleNext()));
+    return change(s -> s.withRateLimit(s.rateLimitProbability(), n));
   }
 
   /** With probability {@code p}, an accepted sendBoc message is queued and then the exchange fails as {@code how}. */
   public synchronized Faults transportErrors(double p, TransportError how) {
-    Settings s = settings;
-    return apply(new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(), p, s.transportErrorNext(),
-        how, s.dropProbability(), s.dropNext(), s.staleBlocks(), s.staleProbability(), s.staleNext()));
+    return change(s -> s.withTransportErrors(p, s.transportErrorNext(), how));
   }
 
   /** The next {@code n} accepted sendBoc messages are queued and then the exchange fails as {@code how}. */
   public synchronized Faults transportErrorNext(int n, TransportError how) {
-    Settings s = settings;
-    return apply(new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(),
-        s.transportErrorProbability(), n, how, s.dropProbability(), s.dropNext(), s.staleBlocks(),
-        s.staleProbability(), s.staleNext()));
+    return change(s -> s.withTransportErrors(s.transportErrorProbability(), n, how));
   }
 
   /** With probability {@code p}, sendBoc answers ok and the message never applies. */
   public synchronized Faults drop(double p) {
-    Settings s = settings;
-    return apply(new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(),
-        s.transportErrorProbability(), s.transportErrorNext(), s.transportError(), p, s.dropNext(), s.staleBlocks(),
-        s.staleProbability(), s.staleNext()));
+    return change(s -> s.withDrop(p, s.dropNext()));
   }
 
   /** The next {@code n} accepted sendBoc messages answer ok and never apply. */
   public synchronized Faults dropNext(int n) {
-    Settings s = settings;
-    return apply(new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(),
-        s.transportErrorProbability(), s.transportErrorNext(), s.transportError(), s.dropProbability(), n,
-        s.staleBlocks(), s.staleProbability(), s.staleNext()));
+    return change(s -> s.withDrop(s.dropProbability(), n));
   }
 
   /** State reads answer as of {@code blocksBehind} blocks ago with probability {@code p}. */
   public synchronized Faults staleReads(int blocksBehind, double p) {
-    Settings s = settings;
-    return apply(new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(),
-        s.transportErrorProbability(), s.transportErrorNext(), s.transportError(), s.dropProbability(), s.dropNext(),
-        blocksBehind, p, s.staleNext()));
+    return change(s -> s.withStaleReads(blocksBehind, p, s.staleNext()));
   }
 
   /** The next {@code n} state reads answer as of {@code blocksBehind} blocks ago. */
   public synchronized Faults staleReadNext(int blocksBehind, int n) {
-    Settings s = settings;
-    return apply(new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(),
-        s.transportErrorProbability(), s.transportErrorNext(), s.transportError(), s.dropProbability(), s.dropNext(),
-        blocksBehind, s.staleProbability(), n));
+    return change(s -> s.withStaleReads(blocksBehind, s.staleProbability(), n));
+  }
+
+  /**
+   * The node lags {@code blocksBehind} blocks behind the chain for {@code duration} (from now, by
+   * devnet's clock), then catches up. {@code blocksBehind} 0 ends a lag.
+   */
+  public synchronized Faults lag(int blocksBehind, Duration duration) {
+    if (duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException("lag duration must be positive, got " + duration + " (lag(int): until cleared)");
+    }
+    settings = settings.withLag(blocksBehind, duration.toMillis());
+    startLag();
+    return this;
+  }
+
+  /** The node lags {@code blocksBehind} blocks behind the chain until the lag is cleared ({@code lag(0)}, {@link #clear()}). */
+  public synchronized Faults lag(int blocksBehind) {
+    settings = settings.withLag(blocksBehind, 0);
+    startLag();
+    return this;
   }
 
   public synchronized Counts counts() {
-    return new Counts(delayed, rateLimited, transportErrors, dropped, staleReads);
+    return new Counts(delayed, rateLimited, transportErrors, dropped, staleReads, laggedReads);
   }
 
   // ---- decisions, taken by the API server once per request ----------------------------------
@@ -211,9 +285,7 @@ public final class Faults {
   public synchronized boolean nextRateLimited() {
     Settings s = settings;
     if (s.rateLimitNext() > 0) {
-      settings = new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext() - 1,
-          s.transportErrorProbability(), s.transportErrorNext(), s.transportError(), s.dropProbability(), s.dropNext(),
-          s.staleBlocks(), s.staleProbability(), s.staleNext());
+      settings = s.withRateLimit(s.rateLimitProbability(), s.rateLimitNext() - 1);
       rateLimited++;
       return true;
     }
@@ -228,9 +300,7 @@ public final class Faults {
   public synchronized boolean nextDropped() {
     Settings s = settings;
     if (s.dropNext() > 0) {
-      settings = new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(),
-          s.transportErrorProbability(), s.transportErrorNext(), s.transportError(), s.dropProbability(),
-          s.dropNext() - 1, s.staleBlocks(), s.staleProbability(), s.staleNext());
+      settings = s.withDrop(s.dropProbability(), s.dropNext() - 1);
       dropped++;
       return true;
     }
@@ -245,9 +315,7 @@ public final class Faults {
   public synchronized TransportError nextTransportError() {
     Settings s = settings;
     if (s.transportErrorNext() > 0) {
-      settings = new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(),
-          s.transportErrorProbability(), s.transportErrorNext() - 1, s.transportError(), s.dropProbability(),
-          s.dropNext(), s.staleBlocks(), s.staleProbability(), s.staleNext());
+      settings = s.withTransportErrors(s.transportErrorProbability(), s.transportErrorNext() - 1, s.transportError());
       transportErrors++;
       return s.transportError();
     }
@@ -265,9 +333,7 @@ public final class Faults {
       return 0;
     }
     if (s.staleNext() > 0) {
-      settings = new Settings(s.latencyMs(), s.rateLimitProbability(), s.rateLimitNext(),
-          s.transportErrorProbability(), s.transportErrorNext(), s.transportError(), s.dropProbability(), s.dropNext(),
-          s.staleBlocks(), s.staleProbability(), s.staleNext() - 1);
+      settings = s.withStaleReads(s.staleBlocks(), s.staleProbability(), s.staleNext() - 1);
       staleReads++;
       return s.staleBlocks();
     }
@@ -278,6 +344,34 @@ public final class Faults {
     return 0;
   }
 
+  /** How many blocks behind the node answers this request (0: up to date); counted when lagging. */
+  public synchronized int nextLagBlocks() {
+    endLagIfOver();
+    if (settings.lagBlocks() == 0) {
+      return 0;
+    }
+    laggedReads++;
+    return settings.lagBlocks();
+  }
+
+  private Faults change(UnaryOperator<Settings> update) {
+    settings = update.apply(settings);
+    return this;
+  }
+
+  private void startLag() {
+    lagEndsAt = settings.lagBlocks() > 0 && settings.lagMs() > 0
+        ? clock.instant().plusMillis(settings.lagMs()) : null;
+  }
+
+  /** A lag whose time is over is cleared from the settings, as a fired counter counts down. */
+  private void endLagIfOver() {
+    if (lagEndsAt != null && !clock.instant().isBefore(lagEndsAt)) {
+      settings = settings.withLag(0, 0);
+      lagEndsAt = null;
+    }
+  }
+
   /** Draws only when the probability is positive, so settings without it leave the sequence alone. */
   private boolean fires(double probability) {
     return probability > 0 && (probability >= 1 || random.nextDouble() < probability);
@@ -285,6 +379,6 @@ public final class Faults {
 
   @Override
   public synchronized String toString() {
-    return "Faults[" + settings + ", " + counts() + "]";
+    return "Faults[" + settings() + ", " + counts() + "]";
   }
 }

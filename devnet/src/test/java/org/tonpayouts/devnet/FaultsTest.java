@@ -183,6 +183,37 @@ class FaultsTest {
   }
 
   @Test
+  void shouldCarryTheOldBlocksTimeInAStaleRead() {
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    Devnet devnet = Devnet.builder().blockInterval(Duration.ZERO).clock(clock).start();
+    started.add(devnet);
+    Http http = new Http(devnet);
+    devnet.fund(wallet.address, TON);
+    long genesisUtime = devnet.lastBlock().utime();
+    for (int i = 0; i < 4; i++) {
+      clock.advance(Duration.ofSeconds(7));
+      devnet.produceBlock();
+    }
+    String address = wallet.friendly();
+
+    devnet.faults().staleReadNext(2, 1);
+    JsonNode stale = http.get("getAddressInformation", Map.of("address", address)).result();
+    devnet.faults().staleReadNext(1_000, 1);
+    JsonNode beforeTheStart = http.post("runGetMethod", Map.of("address", address, "method", "seqno",
+        "stack", List.of())).result();
+    devnet.faults().staleReadNext(1_000, 1);
+    JsonNode oldest = http.get("getAddressInformation", Map.of("address", address)).result();
+    JsonNode current = http.get("getAddressInformation", Map.of("address", address)).result();
+
+    assertThat(stale.get("block_id").get("seqno").asLong()).isEqualTo(2);
+    assertThat(stale.get("sync_utime").asLong()).isEqualTo(genesisUtime + 2 * 7);
+    assertThat(beforeTheStart.get("block_id").get("seqno").asLong()).as("never past the chain start").isZero();
+    assertThat(oldest.get("sync_utime").asLong()).isEqualTo(genesisUtime);
+    assertThat(current.get("block_id").get("seqno").asLong()).isEqualTo(4);
+    assertThat(current.get("sync_utime").asLong()).isEqualTo(genesisUtime + 4 * 7);
+  }
+
+  @Test
   void shouldReplaceFaultSettingsAndShowCountsThroughTheAdminApi() {
     Devnet devnet = start(Duration.ofMillis(50), 1);
     Http http = new Http(devnet);
@@ -190,6 +221,7 @@ class FaultsTest {
     Http.Response replaced = http.admin("faults", Map.of("rateLimitNext", 1, "latencyMs", 5));
     Http.Response limited = http.get("getMasterchainInfo", Map.of());
     Http.Response read = http.admin("faults", null);
+    devnet.awaitBlocks(1); // masterchain_seqno below must have moved, whatever the timing
     Http.Response state = http.admin("state", null);
     Http.Response invalid = http.admin("faults", Map.of("dropProbability", 2));
 

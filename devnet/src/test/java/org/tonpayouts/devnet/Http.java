@@ -31,33 +31,45 @@ final class Http {
 
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final URI base;
+  /** Path of the toncenter API of the node this talks to. */
+  private final String api;
 
   Http(Devnet devnet) {
-    this.base = devnet.baseUrl();
+    this(devnet.baseUrl(), "/api/v2/");
   }
 
-  /** {@code GET /api/v2/<method>?params}. */
+  /** Talks to {@code node}'s API (admin requests still go to the devnet's {@code /admin/}). */
+  Http(DevnetNode node) {
+    this(node.apiUrl().resolve("/"), node.apiUrl().getPath());
+  }
+
+  private Http(URI base, String api) {
+    this.base = base;
+    this.api = api;
+  }
+
+  /** {@code GET <api>/<method>?params}. */
   Response get(String method, Map<String, String> params) {
     String query = params.entrySet().stream()
         .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
             + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
         .collect(Collectors.joining("&"));
-    return send(HttpRequest.newBuilder(base.resolve("/api/v2/" + method + (query.isEmpty() ? "" : "?" + query))).GET());
+    return send(HttpRequest.newBuilder(base.resolve(api + method + (query.isEmpty() ? "" : "?" + query))).GET());
   }
 
-  /** {@code POST /api/v2/<method>} with a JSON body. */
+  /** {@code POST <api>/<method>} with a JSON body. */
   Response post(String method, Object body) {
-    return postPath("/api/v2/" + method, body);
+    return postPath(api + method, body);
   }
 
-  /** {@code POST /api/v2/jsonRPC} with {@code id} (a number or a string). */
+  /** {@code POST <api>/jsonRPC} with {@code id} (a number or a string). */
   Response rpc(Object id, String method, Object params) {
     ObjectNode request = JSON.createObjectNode();
     request.set("id", JSON.valueToTree(id));
     request.put("jsonrpc", "2.0");
     request.put("method", method);
     request.set("params", JSON.valueToTree(params));
-    return postPath("/api/v2/jsonRPC", request);
+    return postPath(api + "jsonRPC", request);
   }
 
   Response admin(String path, Object body) {

@@ -225,6 +225,33 @@ class TransfersTest {
   }
 
   @Test
+  void shouldForgetAnAbortedMode1MessageOnceItsValidUntilHasPassed() {
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    devnet = Devnet.builder().blockInterval(Duration.ZERO).clock(clock).start();
+    http = new Http(devnet);
+    TonAddress user = TestWallet.someAddress(15);
+    devnet.fund(wallet.address, TON / 100);
+    long validUntil = clock.instant().getEpochSecond() + 60;
+    String boc = wallet.raw(wallet.key, wallet.subwalletId, validUntil, 0, true, new Send(1, user, TON, null, false));
+    assertThat(send(boc).status()).isEqualTo(200);
+    devnet.produceBlock();
+    assertThat(devnet.transactions(wallet.address).get(1).aborted()).isTrue();
+    assertThat(devnet.stats().pending()).as("still valid: kept").isEqualTo(1);
+
+    clock.advance(Duration.ofSeconds(60));
+    devnet.produceBlock();
+    devnet.fund(wallet.address, 2 * TON);
+    devnet.produceBlock();
+
+    assertThat(devnet.stats().pending()).as("valid_until passed: gone").isZero();
+    assertThat(devnet.stats().vanished()).isEqualTo(1);
+    assertThat(devnet.seqno(wallet.address)).isZero();
+    assertThat(devnet.balance(user)).as("a top-up after valid_until applies nothing").isZero();
+    assertThat(devnet.transactions(wallet.address)).hasSize(3); // funding, the abort, the top-up
+    assertThat(send(boc).status()).as("and the node refuses it now").isEqualTo(500);
+  }
+
+  @Test
   void shouldCarryTheWholeBalanceWithMode128() {
     start(Duration.ZERO);
     TonAddress sweep = TestWallet.someAddress(10);

@@ -19,19 +19,20 @@ import org.tonpayouts.devnet.chain.DevnetTransaction;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
- * devnet's own endpoints under {@code /admin/}: funding, fault settings, foreign transfers, a
- * state summary and manual blocks. Answers use toncenter's envelope; fields are snake_case except
- * the fault settings, which are the {@link Faults.Settings} record as JSON.
+ * devnet's own endpoints under {@code /admin/}: funding, fault settings (of the default node, or
+ * of {@code ?node=<name>}), foreign transfers, a state summary and manual blocks. Answers use
+ * toncenter's envelope; fields are snake_case except the fault settings and counts, which are the
+ * {@link Faults.Settings} and {@link Faults.Counts} records as JSON.
  */
 final class AdminEndpoints {
   private final Chain chain;
-  private final Faults faults;
+  private final ApiNodes nodes;
   private final Duration blockInterval;
   private final ObjectMapper mapper;
 
-  AdminEndpoints(Chain chain, Faults faults, Duration blockInterval, ObjectMapper mapper) {
+  AdminEndpoints(Chain chain, ApiNodes nodes, Duration blockInterval, ObjectMapper mapper) {
     this.chain = chain;
-    this.faults = faults;
+    this.nodes = nodes;
     this.blockInterval = blockInterval;
     this.mapper = mapper;
   }
@@ -40,7 +41,7 @@ final class AdminEndpoints {
     boolean post = "POST".equalsIgnoreCase(httpMethod);
     return switch (path) {
       case "fund" -> requirePost(post, path, () -> fund(params));
-      case "faults" -> post ? replaceFaults(body) : faultsJson();
+      case "faults" -> post ? replaceFaults(params.optional("node"), body) : faultsJson(knownNode(params.optional("node")));
       case "foreign-transfer" -> requirePost(post, path, () -> foreignTransfer(params));
       case "state" -> state();
       case "block" -> requirePost(post, path, () -> block(chain.produceBlock()));
@@ -98,24 +99,44 @@ final class AdminEndpoints {
     return amount;
   }
 
-  private JsonNode replaceFaults(JsonNode body) {
+  /** The node named by {@code ?node=} (absent: the default node); 404 when there is none. */
+  private ApiNodes.Node knownNode(String name) {
+    ApiNodes.Node node = nodes.find(name == null || name.isEmpty() ? ApiNodes.DEFAULT : name);
+    if (node == null) {
+      throw new ApiException(404, "Not Found: devnet has no node '" + name + "'");
+    }
+    return node;
+  }
+
+  /** Replaces a node's fault settings, creating the node when it is new. */
+  private JsonNode replaceFaults(String name, JsonNode body) {
     if (body == null || !body.isObject()) {
       throw new ApiException(400, "POST /admin/faults takes the fault settings as a JSON object");
     }
+    Faults.Settings settings;
     try {
-      faults.apply(mapper.treeToValue(body, Faults.Settings.class));
+      settings = mapper.treeToValue(body, Faults.Settings.class);
     } catch (JsonProcessingException e) {
       throw new ApiException(400, "invalid fault settings: " + e.getOriginalMessage());
     } catch (IllegalArgumentException e) {
       throw new ApiException(400, "invalid fault settings: " + e.getMessage());
     }
-    return faultsJson();
+    ApiNodes.Node node;
+    try {
+      node = nodes.getOrCreate(name == null || name.isEmpty() ? ApiNodes.DEFAULT : name);
+    } catch (IllegalArgumentException e) {
+      throw new ApiException(400, e.getMessage());
+    }
+    node.faults().apply(settings);
+    return faultsJson(node);
   }
 
-  private JsonNode faultsJson() {
+  private JsonNode faultsJson(ApiNodes.Node node) {
     ObjectNode n = JSON.objectNode();
-    n.set("settings", mapper.valueToTree(faults.settings()));
-    n.set("counts", mapper.valueToTree(faults.counts()));
+    n.put("node", node.name());
+    n.put("api_path", ApiNodes.apiPath(node.name()));
+    n.set("settings", mapper.valueToTree(node.faults().settings()));
+    n.set("counts", mapper.valueToTree(node.faults().counts()));
     return n;
   }
 
@@ -128,7 +149,11 @@ final class AdminEndpoints {
     n.put("pending", stats.pending());
     n.set("last_block", block(last));
     n.set("chain", mapper.valueToTree(stats));
-    n.set("faults", faultsJson());
+    n.set("faults", faultsJson(nodes.defaultNode()));
+    ArrayNode nodeList = n.putArray("nodes");
+    for (ApiNodes.Node node : nodes.all()) {
+      nodeList.add(faultsJson(node));
+    }
     ArrayNode accounts = n.putArray("accounts");
     List<AccountView> views = chain.accounts();
     views.sort(Comparator.comparing(AccountView::lastTxLt).reversed());

@@ -28,13 +28,15 @@ import org.tonpayouts.devnet.chain.Chain;
 
 /**
  * devnet's HTTP server (JDK {@link HttpServer}): toncenter's API v2 under {@code /api/v2/} (GET
- * with query parameters, POST with a JSON body, and {@code POST /api/v2/jsonRPC}), devnet's own
- * endpoints under {@code /admin/}. Applies the API faults: latency and HTTP 429 here, send and
- * read faults in {@link ToncenterMethods}.
+ * with query parameters, POST with a JSON body, and {@code POST /api/v2/jsonRPC}), the same API
+ * of every named node under {@code /node/<name>/api/v2/} ({@link ApiNodes}), devnet's own
+ * endpoints under {@code /admin/}. Applies each node's API faults: latency and HTTP 429 here,
+ * send and read faults in {@link ToncenterMethods}.
  */
 public final class ApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
   private static final String API_PREFIX = "/api/v2/";
+  private static final String NODE_PREFIX = "/node/";
   private static final String ADMIN_PREFIX = "/admin/";
   private static final String JSON_RPC = "jsonRPC";
   private static final String BAD_GATEWAY_HTML = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n"
@@ -52,16 +54,17 @@ public final class ApiServer implements AutoCloseable {
   private final ObjectMapper mapper = new ObjectMapper();
   private final HttpServer server;
   private final ExecutorService executor;
-  private final Faults faults;
-  private final ToncenterMethods methods;
+  private final ApiNodes nodes;
   private final AdminEndpoints admin;
 
-  /** Binds {@code host:port} (0: an ephemeral port); {@link #start()} begins serving. */
-  public ApiServer(Chain chain, Faults faults, Duration blockInterval, String host, int port, int threads)
+  /**
+   * Binds {@code host:port} (0: an ephemeral port); {@link #start()} begins serving. {@code faults}
+   * are the default node's; {@code seed} seeds the fault decisions of named nodes.
+   */
+  public ApiServer(Chain chain, Faults faults, long seed, Duration blockInterval, String host, int port, int threads)
       throws IOException {
-    this.faults = Objects.requireNonNull(faults, "faults");
-    this.methods = new ToncenterMethods(chain, faults);
-    this.admin = new AdminEndpoints(chain, faults, blockInterval, mapper);
+    this.nodes = new ApiNodes(chain, Objects.requireNonNull(faults, "faults"), seed);
+    this.admin = new AdminEndpoints(chain, nodes, blockInterval, mapper);
     this.server = HttpServer.create(new InetSocketAddress(host, port), 256);
     this.executor = Executors.newFixedThreadPool(threads, daemonThreads());
     server.setExecutor(executor);
@@ -83,6 +86,20 @@ public final class ApiServer implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
+  /**
+   * The faults of the node called {@code name}, creating the node on first use; {@code "default"}
+   * is the node under {@code /api/v2/}. Throws {@link IllegalArgumentException} for a name that
+   * cannot be a path segment.
+   */
+  public Faults node(String name) {
+    return nodes.getOrCreate(name).faults();
+  }
+
+  /** Where the node called {@code name} serves toncenter's API, relative to {@link #baseUrl()}. */
+  public static String apiPath(String name) {
+    return ApiNodes.apiPath(name);
+  }
+
   @Override
   public void close() {
     server.stop(0);
@@ -98,7 +115,9 @@ public final class ApiServer implements AutoCloseable {
     try {
       String path = exchange.getRequestURI().getPath();
       if (path.startsWith(API_PREFIX)) {
-        api(exchange, path.substring(API_PREFIX.length()));
+        api(exchange, nodes.defaultNode(), path.substring(API_PREFIX.length()));
+      } else if (path.startsWith(NODE_PREFIX)) {
+        nodeApi(exchange, path.substring(NODE_PREFIX.length()));
       } else if (path.startsWith(ADMIN_PREFIX)) {
         admin(exchange, path.substring(ADMIN_PREFIX.length()));
       } else {
@@ -123,7 +142,24 @@ public final class ApiServer implements AutoCloseable {
 
   // ---- toncenter API ------------------------------------------------------------------------
 
-  private void api(HttpExchange exchange, String method) throws IOException {
+  /** {@code <name>/api/v2/<method>}: the API of a named node. */
+  private void nodeApi(HttpExchange exchange, String rest) throws IOException {
+    int slash = rest.indexOf('/');
+    String name = slash < 0 ? rest : rest.substring(0, slash);
+    String tail = slash < 0 ? "" : rest.substring(slash);
+    ApiNodes.Node node = nodes.find(name);
+    if (node == null) {
+      respond(exchange, 404, error(404, "Not Found: devnet has no node '" + name + "' (Devnet.node, --node or "
+          + "POST /admin/faults?node=" + name + " creates one)", null, false));
+    } else if (!tail.startsWith(API_PREFIX)) {
+      respond(exchange, 404, error(404, "Not Found", null, false));
+    } else {
+      api(exchange, node, tail.substring(API_PREFIX.length()));
+    }
+  }
+
+  private void api(HttpExchange exchange, ApiNodes.Node node, String method) throws IOException {
+    Faults faults = node.faults();
     long latency = faults.nextLatencyMs();
     if (latency > 0) {
       try {
@@ -166,7 +202,7 @@ public final class ApiServer implements AutoCloseable {
         }
         params = requestParams(exchange);
       }
-      ToncenterMethods.Reply reply = methods.call(name, new Params(params));
+      ToncenterMethods.Reply reply = node.methods().call(name, new Params(params));
       if (reply.transportError() != null) {
         cut(exchange, reply.transportError());
         return;

@@ -65,8 +65,7 @@ final class ToncenterJson {
     n.set("address", accountAddress(tx.account()));
     n.put("account", tx.account().toRaw());
     n.put("utime", tx.utime());
-    // devnet builds no TL-B Transaction cell: data stays empty (see DevnetTransaction for the hash)
-    n.put("data", "");
+    n.put("data", tx.data()); // the TL-B Transaction BOC: SDKs parse it, its cell hash is transaction_id.hash
     n.set("transaction_id", transactionId(tx.lt(), tx.hash()));
     n.put("fee", Long.toString(tx.totalFee()));
     n.put("storage_fee", "0");

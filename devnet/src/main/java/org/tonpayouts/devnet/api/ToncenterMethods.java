@@ -27,8 +27,10 @@ import org.tonpayouts.devnet.chain.WalletV4R2;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
- * The toncenter API v2 methods devnet serves, answering from the {@link Chain} with toncenter's
- * result shapes. Send and read faults are decided here; latency and 429 by the server.
+ * The toncenter API v2 methods one devnet node serves, answering from the {@link Chain} with
+ * toncenter's result shapes. The node's send and read faults are decided here (latency and 429 by
+ * the server): a lagging node answers every request from the block it has reached, so one answer
+ * never mixes two points in time.
  */
 final class ToncenterMethods {
   private static final Logger log = LoggerFactory.getLogger(ToncenterMethods.class);
@@ -69,51 +71,68 @@ final class ToncenterMethods {
   }
 
   Reply call(String method, Params params) {
+    Node node = node();
     return switch (method) {
-      case "getAddressInformation" -> Reply.of(addressInformation(params));
-      case "getWalletInformation" -> Reply.of(walletInformation(params));
-      case "getAddressBalance" -> Reply.of(JSON.textNode(Long.toString(state(params).balance())));
-      case "getAddressState" -> Reply.of(JSON.textNode(state(params).state().toncenterName()));
-      case "runGetMethod" -> Reply.of(runGetMethod(params));
-      case "getTransactions" -> Reply.of(transactions(params));
-      case "getMasterchainInfo" -> Reply.of(masterchainInfo());
-      case "sendBoc" -> send(params, false);
-      case "sendBocReturnHash" -> send(params, true);
+      case "getAddressInformation" -> Reply.of(addressInformation(node, params));
+      case "getWalletInformation" -> Reply.of(walletInformation(node, params));
+      case "getAddressBalance" -> Reply.of(JSON.textNode(Long.toString(state(node, params).account().balance())));
+      case "getAddressState" -> Reply.of(JSON.textNode(state(node, params).account().state().toncenterName()));
+      case "runGetMethod" -> Reply.of(runGetMethod(node, params));
+      case "getTransactions" -> Reply.of(transactions(node, params));
+      case "getMasterchainInfo" -> Reply.of(masterchainInfo(node));
+      case "sendBoc" -> send(node, params, false);
+      case "sendBocReturnHash" -> send(node, params, true);
       default -> throw new ApiException(404, "Not Found");
     };
   }
 
+  /**
+   * Where this node is in the chain for one request: the last block, or the block it lags behind
+   * at (lag fault).
+   */
+  private record Node(BlockInfo block, boolean lagging) {}
+
+  /** An account as of one block, and that block: one answer reports both, so they agree. */
+  private record Snapshot(AccountView account, BlockInfo block) {}
+
+  private Node node() {
+    int lag = faults.nextLagBlocks();
+    return lag == 0 ? new Node(chain.lastBlock(), false) : new Node(chain.blockBehind(lag), true);
+  }
+
   // ---- state reads --------------------------------------------------------------------------
 
-  /** The account for a state read: pinned to {@code seqno} when given, else possibly stale (fault). */
-  private AccountView state(Params params) {
+  /**
+   * The account for a state read: pinned to {@code seqno} when given, else as of the node's block,
+   * possibly some blocks before it (stale-read fault).
+   */
+  private Snapshot state(Node node, Params params) {
     TonAddress address = params.address("address");
     Long seqno = params.optionalLong("seqno");
-    BlockInfo last = chain.lastBlock();
     if (seqno != null) {
-      if (seqno > last.seqno() || seqno < 0) {
+      if (seqno > node.block().seqno() || seqno < 0) {
         throw new ApiException(500, "LITE_SERVER_NOTREADY: block " + seqno + " is not applied yet (last is "
-            + last.seqno() + ")");
+            + node.block().seqno() + ")");
       }
-      return chain.accountAt(address, seqno);
+      BlockInfo pinned = chain.block(seqno);
+      if (pinned == null) {
+        throw new ApiException(500, "LITE_SERVER_UNKNOWN: block " + seqno + " is older than devnet keeps");
+      }
+      return new Snapshot(chain.accountAt(address, seqno), pinned);
     }
-    int behind = faults.nextStaleBlocks();
-    if (behind > 0) {
-      AccountView stale = chain.accountAt(address, last.seqno() - behind);
-      log.debug("stale read address={} blocksBehind={} asOf={}", address, behind, stale.blockSeqno());
-      return stale;
+    int stale = faults.nextStaleBlocks();
+    BlockInfo block = node.block();
+    if (stale > 0) {
+      block = chain.recentBlock(block.seqno() - stale);
+      log.debug("stale read address={} blocksBehind={} asOf={}", address, stale, block.seqno());
     }
-    return chain.account(address);
+    return new Snapshot(chain.accountAt(address, block.seqno()), block);
   }
 
-  private BlockInfo blockOf(AccountView view) {
-    BlockInfo block = chain.block(view.blockSeqno());
-    return block != null ? block : chain.lastBlock();
-  }
-
-  private ObjectNode addressInformation(Params params) {
-    AccountView view = state(params);
-    BlockInfo block = blockOf(view);
+  private ObjectNode addressInformation(Node node, Params params) {
+    Snapshot snapshot = state(node, params);
+    AccountView view = snapshot.account();
+    BlockInfo block = snapshot.block();
     ObjectNode n = JSON.objectNode();
     n.put("@type", "raw.fullAccountState");
     n.put("balance", Long.toString(view.balance()));
@@ -128,8 +147,8 @@ final class ToncenterMethods {
     return n;
   }
 
-  private ObjectNode walletInformation(Params params) {
-    AccountView view = state(params);
+  private ObjectNode walletInformation(Node node, Params params) {
+    AccountView view = state(node, params).account();
     ObjectNode n = JSON.objectNode();
     n.put("@type", "ext.accounts.walletInformation");
     n.put("wallet", view.isWallet());
@@ -145,7 +164,7 @@ final class ToncenterMethods {
     return n;
   }
 
-  private ObjectNode runGetMethod(Params params) {
+  private ObjectNode runGetMethod(Node node, Params params) {
     JsonNode methodNode = params.raw("method");
     if (methodNode == null || methodNode.asText().isEmpty()) {
       throw ApiException.validation("field required: method");
@@ -156,7 +175,8 @@ final class ToncenterMethods {
     String method = methodNode.isIntegralNumber()
         ? METHOD_IDS.getOrDefault(methodNode.asInt(), "#" + methodNode.asInt())
         : methodNode.asText();
-    AccountView view = state(params);
+    Snapshot snapshot = state(node, params);
+    AccountView view = snapshot.account();
     ArrayNode stack = JSON.arrayNode();
     int exitCode;
     if (view.state() != AccountState.ACTIVE) {
@@ -182,14 +202,14 @@ final class ToncenterMethods {
     n.put("gas_used", exitCode == 0 ? GET_METHOD_GAS : 0);
     n.set("stack", stack);
     n.put("exit_code", exitCode);
-    n.set("block_id", ToncenterJson.blockId(blockOf(view)));
+    n.set("block_id", ToncenterJson.blockId(snapshot.block()));
     n.set("last_transaction_id", ToncenterJson.transactionId(view.lastTxLt(), view.lastTxHash()));
     return n;
   }
 
   // ---- transactions and blocks --------------------------------------------------------------
 
-  private ArrayNode transactions(Params params) {
+  private ArrayNode transactions(Node node, Params params) {
     TonAddress address = params.address("address");
     long limit = params.longOr("limit", DEFAULT_TRANSACTIONS);
     if (limit < 1 || limit > MAX_TRANSACTIONS) {
@@ -198,7 +218,7 @@ final class ToncenterMethods {
     Long fromLt = params.optionalLong("lt");
     byte[] fromHash = params.optionalHash("hash");
     long toLt = params.longOr("to_lt", 0);
-    List<DevnetTransaction> all = chain.transactions(address); // oldest first
+    List<DevnetTransaction> all = chain.transactions(address, node.block().seqno()); // oldest first
     int start = all.size() - 1;
     if (fromLt != null && fromHash != null) {
       // lt + hash name the first (newest) transaction to return; without both, start from the last one
@@ -227,8 +247,8 @@ final class ToncenterMethods {
     return result;
   }
 
-  private ObjectNode masterchainInfo() {
-    BlockInfo last = chain.lastBlock();
+  private ObjectNode masterchainInfo(Node node) {
+    BlockInfo last = node.block();
     ObjectNode n = JSON.objectNode();
     n.put("@type", "blocks.masterchainInfo");
     n.set("last", ToncenterJson.blockId(last));
@@ -239,11 +259,15 @@ final class ToncenterMethods {
 
   // ---- sending ------------------------------------------------------------------------------
 
-  private Reply send(Params params, boolean returnHash) {
+  /**
+   * Checks the message as this node sees the chain (a lagging node against its old block) and,
+   * when it passes, queues it into the one mempool all nodes share, where the block re-checks it.
+   */
+  private Reply send(Node node, Params params, boolean returnHash) {
     byte[] boc = decodeBoc(params.required("boc"));
     CheckedMessage checked;
     try {
-      checked = chain.check(boc);
+      checked = node.lagging() ? chain.checkAsOf(boc, node.block()) : chain.check(boc);
     } catch (MalformedMessageException e) {
       throw new ApiException(400, "Invalid BOC: " + e.getMessage());
     } catch (MessageRejectedException e) {

@@ -1,9 +1,11 @@
 package org.tonpayouts.devnet.chain;
 
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.ton.ton4j.cell.CellBuilder;
 import org.tonpayouts.ton.address.TonAddress;
 
 /** Mutable state of one account; guarded by the {@link Chain}'s lock. */
@@ -12,6 +14,8 @@ final class Account {
   static final int HISTORY = 256;
   /** devnet is not archival: the oldest transactions of a very busy account are forgotten. */
   static final int MAX_TRANSACTIONS = 50_000;
+  /** The hash of {@code account_none$0}, the state of an account that does not exist. */
+  static final byte[] NONE_STATE_HASH = CellBuilder.beginCell().storeBit(false).endCell().getHash();
 
   final TonAddress address;
   AccountState state = AccountState.NONEXISTENT;
@@ -20,6 +24,8 @@ final class Account {
   WalletData wallet;
   long lastTxLt;
   String lastTxHash = AccountView.NO_HASH;
+  /** Hash of the account's state after its last transaction ({@code state_update} of the next one). */
+  byte[] stateHash = NONE_STATE_HASH;
   final List<DevnetTransaction> transactions = new ArrayList<>();
   private final ArrayDeque<AccountView> history = new ArrayDeque<>();
 
@@ -32,7 +38,27 @@ final class Account {
         lastTxLt, lastTxHash, blockSeqno);
   }
 
-  void record(DevnetTransaction tx) {
+  /**
+   * A stand-in for the hash of the account's state (devnet keeps no Account cell): a cell of its
+   * status, balance and last transaction lt {@code lastLt}, with the wallet's code and data.
+   */
+  byte[] stateHashWith(long lastLt) {
+    if (state == AccountState.NONEXISTENT) {
+      return NONE_STATE_HASH;
+    }
+    CellBuilder b = CellBuilder.beginCell()
+        .storeBit(true)
+        .storeUint(state.ordinal(), 2)
+        .storeCoins(BigInteger.valueOf(balance))
+        .storeUint(lastLt, 64);
+    if (state == AccountState.ACTIVE && wallet != null) {
+      b.storeRef(WalletV4R2.CODE).storeRef(WalletV4R2.dataCell(wallet));
+    }
+    return b.endCell().getHash();
+  }
+
+  void record(DevnetTransaction tx, byte[] newStateHash) {
+    stateHash = newStateHash;
     transactions.add(tx);
     if (transactions.size() > MAX_TRANSACTIONS) {
       transactions.subList(0, transactions.size() - MAX_TRANSACTIONS).clear();

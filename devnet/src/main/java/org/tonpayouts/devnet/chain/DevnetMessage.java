@@ -16,14 +16,16 @@ import org.tonpayouts.ton.address.TonAddress;
  * @param body the body cell (the empty cell when the message has none), hash computed
  * @param init the StateInit cell it carried, or {@code null}
  * @param comment the text comment of the body, or {@code null} when it is not one
+ * @param cell the message cell as the transaction records it ({@code hash} is its hash)
  */
 public record DevnetMessage(String hash, TonAddress source, TonAddress destination, long value, long fwdFee,
                             long createdLt, long createdAt, boolean bounce, boolean bounced,
-                            Cell body, Cell init, String comment) {
+                            Cell body, Cell init, String comment, Cell cell) {
   public DevnetMessage {
     Objects.requireNonNull(hash, "hash");
     Objects.requireNonNull(destination, "destination");
     Objects.requireNonNull(body, "body");
+    Objects.requireNonNull(cell, "cell");
   }
 
   public boolean external() {

@@ -29,5 +29,14 @@ public final class Fees {
    */
   public static final long BOUNCE_FEE = 400_000L;
 
+  /**
+   * Nanotons per gas unit (basechain's price), to report the flat fees as gas in transactions:
+   * the compute fee is 3750 gas, the receive fee 250.
+   */
+  public static final long GAS_PRICE = 400L;
+
+  /** Gas an external message may spend before the contract accepts it (the network's gas credit). */
+  public static final long EXTERNAL_GAS_CREDIT = 10_000L;
+
   private Fees() {}
 }

@@ -20,23 +20,34 @@ public final class MessageRejectedException extends Exception {
 
   private final TonAddress account;
   private final Integer exitCode;
+  private final boolean ranCode;
   private final String reason;
 
-  private MessageRejectedException(TonAddress account, Integer exitCode, String reason) {
+  private MessageRejectedException(TonAddress account, Integer exitCode, boolean ranCode, String reason) {
     super(reason);
     this.account = account;
     this.exitCode = exitCode;
+    this.ranCode = ranCode;
     this.reason = reason;
   }
 
   /** The contract threw {@code exitCode} before {@code accept_message()}. */
   static MessageRejectedException exit(TonAddress account, int exitCode, String reason) {
-    return new MessageRejectedException(account, exitCode, reason);
+    return new MessageRejectedException(account, exitCode, true, reason);
   }
 
-  /** The message could not even start the contract (no code, bad StateInit, code devnet cannot run). */
+  /**
+   * No code ran: the account has none and the message brings none that fits (no StateInit, or
+   * one whose hash is not the address). The compute phase is skipped, nothing accepts the
+   * message, and the node reports a transaction with {@code exitcode=0, steps=0}.
+   */
+  static MessageRejectedException noCodeRan(TonAddress account, String reason) {
+    return new MessageRejectedException(account, 0, false, reason);
+  }
+
+  /** devnet cannot run the contract at all (code that is not WalletV4R2, plugin ops): its own refusal. */
   static MessageRejectedException beforeExecution(TonAddress account, String reason) {
-    return new MessageRejectedException(account, null, reason);
+    return new MessageRejectedException(account, null, false, reason);
   }
 
   public TonAddress account() {
@@ -58,6 +69,11 @@ public final class MessageRejectedException extends Exception {
     String accountHex = HexFormat.of().formatHex(account.hash()).toUpperCase(Locale.ROOT);
     if (exitCode == null) {
       return PREFIX + "by account " + accountHex + " before smart-contract execution (" + reason + ")";
+    }
+    if (!ranCode) {
+      return PREFIX + "by transaction " + accountHex + ":\n"
+          + "exitcode=0, steps=0, gas_used=0\n"
+          + "(devnet: " + reason + ")";
     }
     return PREFIX + "by transaction " + accountHex + ":\n"
         + "exitcode=" + exitCode + ", steps=" + steps(exitCode) + ", gas_used=0\n"

@@ -117,11 +117,11 @@ public final class WalletV4R2 {
 
   private static WalletData fromStateInit(ExternalMessage message, TonAddress address) throws MessageRejectedException {
     if (message.init() == null) {
-      throw MessageRejectedException.beforeExecution(address,
-          "account is not initialized and the message carries no StateInit");
+      throw MessageRejectedException.noCodeRan(address,
+          "account is not initialized and the message carries no StateInit: no code ran");
     }
     if (!Arrays.equals(message.initCell().getHash(), address.hash())) {
-      throw MessageRejectedException.beforeExecution(address,
+      throw MessageRejectedException.noCodeRan(address,
           "StateInit hash " + Cells.hex(message.initCell().getHash()) + " does not match the account address");
     }
     Cell code = message.init().getCode();

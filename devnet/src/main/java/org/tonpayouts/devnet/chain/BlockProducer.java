@@ -1,0 +1,211 @@
+package org.tonpayouts.devnet.chain;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.ton.ton4j.cell.Cell;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds blocks, as a validator does: foreign transfers first, then the mempool in arrival order,
+ * each message judged again against the state the block has reached, then the internal messages
+ * those transactions sent (bounces included), all in the same block. Guarded by the
+ * {@link Chain}'s lock.
+ *
+ * <p>A message whose transaction aborts (a send without +2 that the wallet cannot pay) leaves an
+ * aborted transaction (compute fee charged, seqno unchanged) and stays in the mempool: it is
+ * retried in every later block until it applies, its seqno is used, or {@code valid_until}
+ * passes, as the message itself stays valid on chain and SDKs re-send it. Only the first abort is
+ * recorded; the retries that abort again leave no further transaction and charge nothing (a real
+ * chain would charge each re-sent copy).
+ */
+final class BlockProducer {
+  private static final Logger log = LoggerFactory.getLogger(Chain.class);
+
+  private final AccountStore accounts;
+  private final Mempool mempool;
+  private final Blocks blocks;
+  private final TransactionRecorder recorder;
+  private final ChainCounters counters;
+
+  BlockProducer(AccountStore accounts, Mempool mempool, Blocks blocks, TransactionRecorder recorder,
+                ChainCounters counters) {
+    this.accounts = accounts;
+    this.mempool = mempool;
+    this.blocks = blocks;
+    this.recorder = recorder;
+    this.counters = counters;
+  }
+
+  /** Builds and appends the next block, at unix time {@code now} (never before the last block's). */
+  BlockInfo produce(long now) {
+    long started = System.nanoTime();
+    BlockInfo last = blocks.last();
+    BlockBuild build = new BlockBuild(last.seqno() + 1, Math.max(last.utime(), now));
+    long startLt = recorder.startBlock(build.seqno);
+
+    for (ForeignTransfer transfer : mempool.takeForeign()) {
+      applyForeign(build, transfer);
+    }
+    mempool.process(pending -> {
+      Outcome outcome = applyExternal(build, pending);
+      return outcome == Outcome.APPLIED || outcome == Outcome.VANISHED;
+    });
+    while (!build.internal.isEmpty()) {
+      deliver(build, build.internal.pollFirst());
+    }
+    for (Account account : build.touched) {
+      account.remember(build.seqno);
+    }
+
+    BlockInfo block = blocks.append(build.utime, startLt, recorder.lt(), build.txHashes);
+    if (build.txHashes.isEmpty()) {
+      log.debug("block seqno={} empty pending={}", block.seqno(), mempool.size());
+    } else {
+      log.info("block seqno={} txs={} applied={} aborted={} vanished={} internal={} pending={} buildMs={}",
+          block.seqno(), build.txHashes.size(), build.applied, build.aborted, build.vanished, build.delivered,
+          mempool.size(), (System.nanoTime() - started) / 1_000_000);
+    }
+    return block;
+  }
+
+  // ---- external messages --------------------------------------------------------------------
+
+  private enum Outcome { APPLIED, ABORTED, KEEP, VANISHED }
+
+  private Outcome applyExternal(BlockBuild build, Mempool.Pending pending) {
+    ExternalMessage message = pending.message.message();
+    Account account = accounts.getOrCreate(message.destination());
+    WalletV4R2.Accepted ok;
+    try {
+      ok = WalletV4R2.check(message, account.view(build.seqno), build.utime, pending.message.verifiedKey);
+    } catch (MessageRejectedException e) {
+      Integer exit = e.exitCode();
+      if (pending.abortRecorded && exit != null && exit == MessageRejectedException.OUT_OF_GAS) {
+        return Outcome.KEEP; // still valid: it may apply once the wallet is topped up
+      }
+      counters.vanished++;
+      build.vanished++;
+      log.info("message vanished wallet={} seqno={} hash={} reason={}", message.destination(),
+          pending.message.seqno(), message.hash(), e.reason());
+      return Outcome.VANISHED;
+    }
+    ActionPhase.Plan plan = ActionPhase.plan(ok.actions(), account.balance - Fees.COMPUTE_FEE);
+    DevnetMessage in = ChainMessages.externalIn(message);
+    if (plan.failure != null) {
+      if (pending.abortRecorded) {
+        return Outcome.KEEP;
+      }
+      pending.abortRecorded = true;
+      AccountState orig = account.state;
+      account.balance -= Fees.COMPUTE_FEE;
+      recorder.record(build, account, orig, recorder.nextLt(), in, List.of(), Fees.COMPUTE_FEE,
+          TransactionPhases.walletAborted(ok, plan),
+          "aborted: " + plan.failure + "; seqno stays " + ok.body().seqno() + ", message kept pending until valid_until");
+      counters.aborted++;
+      build.aborted++;
+      log.info("transaction aborted wallet={} seqno={} hash={} reason={}", message.destination(),
+          ok.body().seqno(), message.hash(), plan.failure);
+      return Outcome.ABORTED;
+    }
+    commit(build, account, ok, plan, in);
+    counters.applied++;
+    build.applied++;
+    log.debug("message applied wallet={} seqno={} hash={} sends={}", message.destination(), ok.body().seqno(),
+        message.hash(), plan.sends.size());
+    return Outcome.APPLIED;
+  }
+
+  private void applyForeign(BlockBuild build, ForeignTransfer transfer) {
+    Account account = accounts.getOrCreate(transfer.wallet());
+    if (account.state != AccountState.ACTIVE || account.wallet == null) {
+      log.info("foreign transfer dropped wallet={} reason=not an active WalletV4R2 any more", transfer.wallet());
+      return;
+    }
+    WalletData wallet = account.wallet;
+    ExternalMessage message;
+    WalletV4R2.Accepted ok;
+    try {
+      message = ExternalMessage.parse(transfer.externalMessage(wallet, build.utime));
+      WalletV4R2.Body parsed = WalletV4R2.parseBody(message.body(), transfer.wallet());
+      ok = new WalletV4R2.Accepted(message, wallet, false, parsed, WalletV4R2.parseActions(parsed, transfer.wallet()));
+    } catch (MalformedMessageException | MessageRejectedException e) {
+      throw new IllegalStateException("devnet built an unreadable foreign transfer: " + e.getMessage(), e);
+    }
+    if (account.balance < Fees.COMPUTE_FEE) {
+      log.info("foreign transfer dropped wallet={} reason=balance {} cannot pay the compute fee",
+          transfer.wallet(), account.balance);
+      return;
+    }
+    ActionPhase.Plan plan = ActionPhase.plan(ok.actions(), account.balance - Fees.COMPUTE_FEE);
+    commit(build, account, ok, plan, ChainMessages.externalIn(message));
+    counters.foreignApplied++;
+    log.info("foreign transfer applied wallet={} seqno={} destination={} amount={} hash={}", transfer.wallet(),
+        wallet.seqno(), transfer.destination(), transfer.amount(), message.hash());
+  }
+
+  /** Applies an accepted message whose action phase succeeds: deploy, seqno + 1, fees, sends. */
+  private void commit(BlockBuild build, Account account, WalletV4R2.Accepted ok, ActionPhase.Plan plan,
+                      DevnetMessage in) {
+    List<String> notes = new ArrayList<>();
+    AccountState orig = account.state;
+    if (ok.deploys()) {
+      account.state = AccountState.ACTIVE;
+      notes.add("deployed WalletV4R2");
+    }
+    account.wallet = ok.wallet().withSeqno((ok.body().seqno() + 1) & 0xFFFF_FFFFL);
+    account.balance = plan.remaining;
+    long txLt = recorder.nextLt();
+    List<DevnetMessage> outs = new ArrayList<>();
+    List<Cell> outCells = new ArrayList<>();
+    for (ActionPhase.Send send : plan.sends) {
+      DevnetMessage out = ChainMessages.internal(account.address, send.destination(), send.value(), send.bounce(),
+          false, send.fwdFee(), recorder.nextLt(), build.utime, send.body(), send.init(), send.initCell());
+      outs.add(out);
+      outCells.add(out.cell());
+    }
+    notes.add("seqno " + ok.body().seqno() + " -> " + account.wallet.seqno());
+    notes.add("sent " + outs.size());
+    if (plan.skipped > 0) {
+      notes.add("skipped " + plan.skipped + " send(s) that failed with +2 (ignore errors): " + plan.skipNotes);
+    }
+    boolean destroyed = plan.destroy && account.balance == 0;
+    if (destroyed) {
+      account.state = AccountState.NONEXISTENT;
+      account.wallet = null;
+      notes.add("destroyed (mode +32, balance 0): seqno reset");
+    }
+    recorder.record(build, account, orig, txLt, in, outs, Fees.COMPUTE_FEE + plan.fwdFees,
+        TransactionPhases.walletApplied(ok, plan, outCells, destroyed), String.join("; ", notes));
+    build.internal.addAll(outs);
+  }
+
+  // ---- internal messages --------------------------------------------------------------------
+
+  private void deliver(BlockBuild build, DevnetMessage msg) {
+    build.delivered++;
+    Account account = accounts.getOrCreate(msg.destination());
+    AccountState orig = account.state;
+    long txLt = recorder.nextLt();
+    if (account.state == AccountState.ACTIVE) {
+      long fee = Math.min(Fees.RECEIVE_FEE, account.balance + msg.value());
+      account.balance += msg.value() - fee;
+      recorder.record(build, account, orig, txLt, msg, List.of(), fee, TransactionPhases.received(msg, fee),
+          msg.bounced() ? "bounced message received" : "received");
+    } else if (msg.bounce() && !msg.bounced() && msg.value() > Fees.BOUNCE_FEE) {
+      DevnetMessage bounced = ChainMessages.internal(account.address, msg.source(), msg.value() - Fees.BOUNCE_FEE,
+          false, true, Fees.BOUNCE_FEE, recorder.nextLt(), build.utime, ChainMessages.bouncedBody(msg.body()), null,
+          null);
+      recorder.record(build, account, orig, txLt, msg, List.of(bounced), Fees.BOUNCE_FEE,
+          TransactionPhases.bounced(msg, bounced), "bounced: account is " + account.state.name().toLowerCase() + " and the message is bounceable");
+      build.internal.addLast(bounced);
+    } else {
+      account.balance += msg.value();
+      if (account.state == AccountState.NONEXISTENT) {
+        account.state = AccountState.UNINITIALIZED;
+      }
+      recorder.record(build, account, orig, txLt, msg, List.of(), 0, TransactionPhases.keptWithoutCode(msg),
+          "received by an account without code");
+    }
+  }
+}
