@@ -142,7 +142,7 @@ final class PayoutScenario {
       SettlementWatcher watcher, Devnet devnet) {
     Map<Long, List<LedgerRow>> rowsByWallet = new HashMap<>();
     for (ExpectedTransfer t : load.expected()) {
-      List<LedgerRow> attempts = ledger.attempts(t.requestId(), t.transferId());
+      List<LedgerRow> attempts = ledger.queries().attempts(t.requestId(), t.transferId());
       List<LedgerRow> confirmed = attempts.stream().filter(r -> r.status() == LedgerStatus.CONFIRMED).toList();
       assertThat(confirmed).as("confirmed ledger rows of %s: %s", t.ref(), attempts).hasSize(1);
       LedgerRow row = confirmed.get(0);
