@@ -27,6 +27,11 @@ public final class TestClock extends Clock {
     return new TestClock(Instant::now);
   }
 
+  /** A clock that reads {@code base} shifted by {@code offset}: another process's skewed clock. */
+  public static TestClock following(Clock base, Duration offset) {
+    return new TestClock(() -> base.instant().plus(offset));
+  }
+
   public void advance(Duration by) {
     offset = offset.plus(by);
   }

@@ -206,7 +206,7 @@ public final class IssuingRound {
         if (refused != null) {
           outcomes.add(refused);
         } else {
-          Intent intent = sign(task, sign.seqno(), attempt, snapshot);
+          Intent intent = sign(task, sign.seqno(), attempt, snapshot, p.history.newest().orElse(null));
           intents.add(intent);
           byHash.put(intent.messageHash(), p);
         }
@@ -265,12 +265,16 @@ public final class IssuingRound {
     return new Deferred(task, "could not fail the transfer: " + ((TransferDecision.Refused) decision).why());
   }
 
-  private Intent sign(IssueTask task, long seqno, int attempt, WalletSnapshot snapshot) {
+  private Intent sign(IssueTask task, long seqno, int attempt, WalletSnapshot snapshot, LedgerRow previous) {
     // valid_until from the later of our clock and the node's: a clock behind the chain must not
-    // sign messages that are dead on arrival.
+    // sign messages that are dead on arrival. A new attempt always outlives the previous one, so it
+    // is a new message (same seqno, new hash), never a byte-identical copy of an expired one.
     Instant now = clock.instant();
     Instant nodeTime = Instant.ofEpochSecond(snapshot.syncUtime());
     Instant validUntil = (nodeTime.isAfter(now) ? nodeTime : now).plus(settings.validUntilTtl());
+    if (previous != null && !validUntil.isAfter(previous.validUntil())) {
+      validUntil = previous.validUntil().plusSeconds(1);
+    }
     SignedTransfer signed = signer.sign(task.subwalletId(), seqno, validUntil, List.of(orderOf(task.transfer())));
     metrics.signed();
     return new Intent(task.request(), task.queued().origin(), task.transferIndex(), attempt, signed.wallet().toRaw(),

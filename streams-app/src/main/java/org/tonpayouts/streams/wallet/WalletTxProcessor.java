@@ -141,7 +141,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
           + " requests queued (limit " + deps.settings().backlogMax() + ", wallet.backlog.max); send it again later");
       return;
     }
-    queue.put(head.subwalletId(), head.tailSeq(), new QueuedRequest(request, origin()));
+    queue.put(head.subwalletId(), head.tailSeq(), queued(request));
     WalletHead next = head.enqueued();
     heads.put(key, next);
     memory.remember(request, recordTime);
@@ -151,20 +151,24 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     track(key, next);
   }
 
-  /** Where the record being processed was read from: the identity of this copy of a request. */
-  private String origin() {
+  /** The request with the record it was read from: the identity of this copy of it. */
+  private QueuedRequest queued(PayoutRequest request) {
     Optional<RecordMetadata> meta = context.recordMetadata();
-    return meta.map(m -> m.topic() + "-" + m.partition() + "@" + m.offset())
-        .orElse(Topics.PAYOUT_REQUESTS.name() + "@unknown-" + deps.clock().millis());
+    return new QueuedRequest(request, meta.map(RecordMetadata::topic).orElse(Topics.PAYOUT_REQUESTS.name()),
+        meta.map(RecordMetadata::partition).orElse(-1), meta.map(RecordMetadata::offset).orElse(-1L));
   }
 
   private void reject(String key, PayoutRequest request, String reason) {
-    Optional<RecordMetadata> meta = context.recordMetadata();
-    byte[] payload = Topics.PAYOUT_REQUESTS.valueSerde().serializer().serialize(Topics.PAYOUT_REQUESTS.name(), request);
-    Rejected rejected = Rejected.of(reason, key, payload,
-        meta.map(RecordMetadata::topic).orElse(Topics.PAYOUT_REQUESTS.name()),
-        meta.map(RecordMetadata::partition).orElse(null), meta.map(RecordMetadata::offset).orElse(null),
+    reject(key, queued(request), reason);
+  }
+
+  /** Refuses a request to {@code payout.rejected}, naming the record it came from. */
+  private void reject(String key, QueuedRequest queued, String reason) {
+    byte[] payload = Topics.PAYOUT_REQUESTS.valueSerde().serializer().serialize(queued.topic(), queued.request());
+    Rejected rejected = Rejected.of(reason, key, payload, queued.topic(),
+        queued.partition() < 0 ? null : queued.partition(), queued.offset() < 0 ? null : queued.offset(),
         deps.clock().instant());
+    PayoutRequest request = queued.request();
     deps.metrics().rejected();
     log.warn("request rejected subwallet={} request={} reason={}", key, request.requestId(), reason);
     context.forward(new Record<>(key, (Object) rejected, deps.clock().millis()), REJECTED_SINK);
@@ -366,7 +370,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
       dropHeadRequest(key, head);
     } else if (outcome instanceof Conflict c) {
       deps.metrics().conflict();
-      reject(key, task.request(), c.conflict().reason());
+      reject(key, task.queued(), c.conflict().reason());
       dropHeadRequest(key, head);
     }
   }
