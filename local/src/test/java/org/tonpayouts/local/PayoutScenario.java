@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -53,6 +56,14 @@ final class PayoutScenario {
   private final String bootstrapServers;
   private final String database;
   private final Path tmp;
+  private int wallets = WALLETS;
+  private int requests = REQUESTS;
+  private final Map<String, String> overrides = new HashMap<>();
+  private Function<Devnet, URI> pollerApi = Devnet::baseUrl;
+  private Consumer<Devnet> beforeLoad = devnet -> { };
+
+  /** What the apps counted during a run. */
+  record Counts(PayoutMetrics streams, PollerMetrics poller) {}
 
   /**
    * @param database name of a fresh database on the shared embedded PostgreSQL server
@@ -64,12 +75,37 @@ final class PayoutScenario {
     this.tmp = tmp;
   }
 
-  void runAndVerify() throws Exception {
+  /** {@code requests} requests over {@code wallets} wallets instead of the default load. */
+  PayoutScenario load(int wallets, int requests) {
+    this.wallets = wallets;
+    this.requests = requests;
+    return this;
+  }
+
+  /** Configuration keys to set for both apps. */
+  PayoutScenario config(String key, Object value) {
+    overrides.put(key, value.toString());
+    return this;
+  }
+
+  /** The TON API base URL chain-poller uses, from the devnet (e.g. a lagging node of it). */
+  PayoutScenario pollerApi(Function<Devnet, URI> api) {
+    this.pollerApi = api;
+    return this;
+  }
+
+  /** Done to devnet once both apps run, right before the load is produced (e.g. faults). */
+  PayoutScenario beforeLoad(Consumer<Devnet> action) {
+    this.beforeLoad = action;
+    return this;
+  }
+
+  Counts runAndVerify() throws Exception {
     EmbeddedPostgresServer postgres = SharedTestInfrastructure.postgres();
     postgres.createDatabase(database);
     String jdbcUrl = postgres.jdbcUrl(database);
     RunKey key = RunKey.random();
-    WalletSet wallets = new WalletSet(new Subwallets(key.key(), 0), Subwallets.DEFAULT_SUBWALLET_ID, WALLETS, 10);
+    WalletSet wallets = new WalletSet(new Subwallets(key.key(), 0), Subwallets.DEFAULT_SUBWALLET_ID, this.wallets, 10);
     String runId = SharedTestInfrastructure.uniqueName("e2e");
 
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
@@ -78,10 +114,14 @@ final class PayoutScenario {
         HikariDataSource ledgerDb = Ledger.pooledDataSource(jdbcUrl, postgres.user(), postgres.password(), 4)) {
       PipelineTopics.create(admin, 3);
       wallets.subwalletIds().forEach(id -> devnet.fund(wallets.address(id), 100_000_000_000L));
-      PayoutsConfig config = config(runId, devnet, jdbcUrl, postgres.user());
+      PayoutsConfig config = config(runId, devnet.baseUrl(), jdbcUrl, postgres.user());
+      PayoutsConfig pollerConfig = config(runId, pollerApi.apply(devnet), jdbcUrl, postgres.user());
+      PayoutMetrics streamsMetrics = PayoutMetrics.inMemory();
+      PollerMetrics pollerMetrics = PollerMetrics.inMemory();
 
-      try (StreamsApp app = new StreamsApp(config, key.key(), api, ledgerDb, Clock.systemUTC(), PayoutMetrics.inMemory());
-          ChainPoller poller = new ChainPoller(config, api, Clock.systemUTC(), PollerMetrics.inMemory(),
+      try (TonApiClient pollerApiClient = new TonApiClient(pollerConfig.tonApi());
+          StreamsApp app = new StreamsApp(config, key.key(), api, ledgerDb, Clock.systemUTC(), streamsMetrics);
+          ChainPoller poller = new ChainPoller(pollerConfig, pollerApiClient, Clock.systemUTC(), pollerMetrics,
               new Properties());
           SettlementWatcher watcher = SettlementWatcher.start(bootstrapServers, Clock.systemUTC())) {
         app.start();
@@ -89,7 +129,8 @@ final class PayoutScenario {
         await("both apps running").atMost(DEADLINE).until(() -> app.streams().state() == KafkaStreams.State.RUNNING
             && poller.streams().state() == KafkaStreams.State.RUNNING);
 
-        DemoLoad load = DemoLoad.demo(wallets, REQUESTS, runId, false, Instant.now());
+        beforeLoad.accept(devnet);
+        DemoLoad load = DemoLoad.demo(wallets, requests, runId, false, Instant.now());
         load.produce(bootstrapServers);
         List<TransferRef> refs = load.expected().stream().map(ExpectedTransfer::ref).toList();
 
@@ -104,11 +145,12 @@ final class PayoutScenario {
         verifyRecipientBalances(load, devnet);
         assertThat(LedgerAudit.run(jdbcUrl, postgres.user(), postgres.password(), wallets, Optional.of(devnet))
             .problems()).as("the launcher's own audit agrees").isEmpty();
+        return new Counts(streamsMetrics, pollerMetrics);
       }
     }
   }
 
-  private PayoutsConfig config(String runId, Devnet devnet, String jdbcUrl, String user) throws Exception {
+  private PayoutsConfig config(String runId, URI tonApi, String jdbcUrl, String user) throws Exception {
     Map<String, String> values = new HashMap<>();
     values.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     values.put(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG, runId + "-streams");
@@ -116,8 +158,9 @@ final class PayoutScenario {
     values.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, Files.createDirectories(tmp.resolve("state")).toString());
     values.put(PayoutsConfig.POSTGRES_URL_CONFIG, jdbcUrl);
     values.put(PayoutsConfig.POSTGRES_USER_CONFIG, user);
-    values.put(PayoutsConfig.TON_API_URL_CONFIG, devnet.baseUrl().toString());
+    values.put(PayoutsConfig.TON_API_URL_CONFIG, tonApi.toString());
     values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
+    values.putAll(overrides);
     return new PayoutsConfig(values);
   }
 
@@ -138,7 +181,7 @@ final class PayoutScenario {
    * order; each row names the devnet transaction its message applied as (hash, lt, the wallet's
    * n-th external message), and the settlement carries the same hash, lt and seqno.
    */
-  private static void verifyLedgerAgainstChain(DemoLoad load, WalletSet wallets, Ledger ledger,
+  private void verifyLedgerAgainstChain(DemoLoad load, WalletSet wallets, Ledger ledger,
       SettlementWatcher watcher, Devnet devnet) {
     Map<Long, List<LedgerRow>> rowsByWallet = new HashMap<>();
     for (ExpectedTransfer t : load.expected()) {
@@ -154,7 +197,7 @@ final class PayoutScenario {
       assertThat(s.seqno()).isEqualTo(row.seqno());
       rowsByWallet.computeIfAbsent(t.subwalletId(), id -> new ArrayList<>()).add(row);
     }
-    assertThat(rowsByWallet).hasSize(WALLETS);
+    assertThat(rowsByWallet).hasSize(this.wallets);
     rowsByWallet.forEach((id, rows) -> {
       TonAddress wallet = wallets.address(id);
       // rows were collected in request order: the seqnos must count up from 0 in that same order

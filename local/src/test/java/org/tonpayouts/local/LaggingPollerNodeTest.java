@@ -1,0 +1,51 @@
+package org.tonpayouts.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tonpayouts.embedded.SharedTestInfrastructure;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.schemas.ConfirmationStatus;
+
+/**
+ * The double payout this project once had, replayed end to end on the real broker: chain-poller
+ * reads from an API node that lags 150 blocks (15 s, longer than valid_until's 10 s plus the
+ * 1 s margin) while streams-app reads from an up-to-date one. Every first transfer of a wallet
+ * applies at once but stays invisible to the poller past its valid_until by our clocks. The old
+ * rule ("our clock past valid_until + margin, and the seqno read shows it unused") called each of
+ * them EXPIRED and paid it again under a new seqno. Now expiry rests on the node's own time,
+ * which lags with its state: nothing expires, every transfer settles once when the node catches
+ * up, and the ledger equals the chain.
+ */
+class LaggingPollerNodeTest {
+  private static final int LAG_BLOCKS = 150;
+  private static final Duration LAG = Duration.ofSeconds(25);
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void shouldConfirmRatherThanExpireWhatAppliedWhileThePollersNodeLagsPastValidUntil() throws Exception {
+    PayoutScenario.Counts counts = new PayoutScenario(SharedTestInfrastructure.kafka().bootstrapServers(),
+        SharedTestInfrastructure.databaseName(LaggingPollerNodeTest.class), tmp)
+        .load(3, 6)
+        .config(PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG, 10)
+        .config(PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG, 1)
+        .pollerApi(devnet -> devnet.node("poller").apiUrl())
+        .beforeLoad(devnet -> devnet.node("poller").faults().lag(LAG_BLOCKS, LAG))
+        .runAndVerify(); // every transfer SETTLED exactly once; ledger = chain; recipients paid exactly
+
+    assertThat(counts.poller().verdicts(ConfirmationStatus.EXPIRED)).as("nothing expired on a lagging view").isZero();
+    assertThat(counts.poller().apiCalls("getAddressInformation")).as("the poller did look at the node's state")
+        .isPositive();
+    assertThat(counts.streams().count("ton.tx.signed")).as("one message per transfer, none re-signed")
+        .isEqualTo(settledTransfers(counts));
+  }
+
+  private static double settledTransfers(PayoutScenario.Counts counts) {
+    return counts.streams().registry().find("payout.transfers.settled").tag("status", "SETTLED").counter().count();
+  }
+}
