@@ -377,6 +377,36 @@ class NeverPayTwiceTest {
   }
 
   @Test
+  void shouldCountARequestLeftPartlySettledForLongerThanTheThreshold() throws Exception {
+    harness(Map.of(PayoutsConfig.BATCH_INCOMPLETE_THRESHOLD_MS_CONFIG, 60_000L));
+    long id = FIRST_SUBWALLET + 12;
+    h.fund(id, 10 * TON);
+    h.send(request("batch", id, transfer("payout", recipient(30), TON), transfer("fee", recipient(31), TON / 10)));
+    Submission payout = h.issueOne();
+    h.block();
+    h.pipe(h.verdict(payout));
+    h.devnet.faults().dropNext(1);
+    Submission fee = h.issueOne(); // dropped: the request stays half paid
+
+    assertThat(gauge("ton.tx.batch.incomplete")).isZero();
+    h.advance(Duration.ofSeconds(61));
+    assertThat(gauge("ton.tx.batch.incomplete")).isEqualTo(1);
+
+    h.block();
+    h.pipe(h.expireOnChain(fee));
+    Submission retry = h.issueOne();
+    h.block();
+    h.pipe(h.verdict(retry));
+    assertThat(settled()).extracting(Settlement::status)
+        .containsExactly(SettlementStatus.SETTLED, SettlementStatus.SETTLED);
+    assertThat(gauge("ton.tx.batch.incomplete")).isZero();
+  }
+
+  private double gauge(String name) {
+    return h.metrics.registry().get(name).gauge().value();
+  }
+
+  @Test
   void shouldFailLoudlyOnAnUnreadableConfirmation() throws Exception {
     harness(Map.of());
     TestInputTopic<String, byte[]> raw = h.driver.createInputTopic(Topics.PAYOUT_CONFIRMATIONS.name(),
