@@ -41,7 +41,8 @@ public final class StreamsApp implements AutoCloseable {
       PayoutMetrics metrics) {
     Ledger.migrate(ledgerDataSource);
     this.topology = topology(config, key, api, new Ledger(ledgerDataSource, clock), clock, metrics);
-    Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG));
+    Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG),
+        metrics.registry());
     this.streams = new KafkaStreams(topology, props);
     streams.setUncaughtExceptionHandler(e -> {
       // Infrastructure trouble (database, broker) is retried by a fresh thread from the last commit;
@@ -59,7 +60,7 @@ public final class StreamsApp implements AutoCloseable {
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, config.validUntilTtl(), config.seqnoFetchTimeout(),
         metrics);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
-    RequestRules rules = new RequestRules(config.subwalletMin(), config.subwalletMax());
+    RequestRules rules = RequestRules.from(config);
     WalletTxProcessor.Dependencies deps = new WalletTxProcessor.Dependencies(round, ledger, subwallets, clock, metrics,
         config.tickInterval(), MAX_ATTEMPTS);
     return PayoutTopology.build(
