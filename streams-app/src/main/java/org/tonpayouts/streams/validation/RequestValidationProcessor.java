@@ -54,24 +54,27 @@ public final class RequestValidationProcessor implements Processor<String, byte[
   @Override
   public void process(Record<String, byte[]> record) {
     List<String> problems;
+    PayoutRequest request = null;
     try {
       ValidationResult result = validator.validate(record.value());
       if (result instanceof ValidationResult.Invalid invalid) {
         problems = invalid.problems();
       } else {
-        problems = rules.problems(record.key(), result.request());
-        if (problems.isEmpty()) {
-          PayoutRequest request = result.request();
-          context.forward(record.withValue((Object) request), ACCEPTED_CHILD);
-          return;
-        }
+        request = result.request();
+        problems = rules.problems(record.key(), request);
       }
     } catch (RuntimeException e) {
       // The validator is written never to throw; should it ever, the record is still not lost.
       problems = List.of("request could not be validated: " + e);
       log.error("validation failed unexpectedly key={}", Reasons.clean(String.valueOf(record.key())), e);
     }
-    reject(record, problems);
+    if (problems.isEmpty()) {
+      // Outside the try: a failure downstream (the wallet processor, its store, its sinks) must fail
+      // the task and be retried, never turn a valid request into a rejection.
+      context.forward(record.withValue((Object) request), ACCEPTED_CHILD);
+    } else {
+      reject(record, problems);
+    }
   }
 
   /**
