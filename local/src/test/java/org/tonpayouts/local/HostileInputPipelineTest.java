@@ -85,6 +85,14 @@ class HostileInputPipelineTest {
     return out.toByteArray();
   }
 
+  private static byte[] unknownProperties(int count) {
+    StringBuilder json = new StringBuilder("{");
+    for (int i = 0; i < count; i++) {
+      json.append(i == 0 ? "" : ",").append("\"p").append(i).append("\":1");
+    }
+    return json.append("}").toString().getBytes(StandardCharsets.UTF_8);
+  }
+
   private static byte[] filled(int length, int value) {
     byte[] bytes = new byte[length];
     Arrays.fill(bytes, (byte) value);
@@ -99,10 +107,15 @@ class HostileInputPipelineTest {
     String one = transferJson("t", 7, "1000000", "\"memo\"");
     return List.of(
         new Hostile("poison pill: 20,000 empty transfers", 0, walletKey(0), requestBytes("poison", 0, poison.toString()),
-            "more problems"),
-        new Hostile("1 MB of control bytes", 1, walletKey(1), filled(1_000_000, 0x01), "$: not valid JSON"),
+            "$.transfers: must have at most 4 items but found 20000"),
+        new Hostile("1 MB of control bytes", 1, walletKey(1), filled(1_000_000, 0x01),
+            "$: value is 1000000 bytes; a payout request is at most 65536 bytes"),
         new Hostile("1 MB of invalid UTF-8", 2, walletKey(2), filled(1_000_000, 0xFF),
+            "$: value is 1000000 bytes; a payout request is at most 65536 bytes"),
+        new Hostile("60 KB of control bytes", 0, walletKey(0), filled(60_000, 0x01), "$: not valid JSON"),
+        new Hostile("60 KB of invalid UTF-8", 1, walletKey(1), filled(60_000, 0xFF),
             "$: not UTF-8 at byte offset 0: byte FF never occurs in UTF-8"),
+        new Hostile("5,000 unknown properties", 2, walletKey(2), unknownProperties(5_000), "more problems"),
         new Hostile("UTF-16LE with a byte-order mark", 0, walletKey(0),
             ("\uFEFF" + requestJson("utf16", 0, one)).getBytes(StandardCharsets.UTF_16LE),
             "a UTF-16 byte-order mark (FF FE)"),
@@ -134,7 +147,7 @@ class HostileInputPipelineTest {
         new Hostile("a destination in workchain 5", 1, walletKey(1),
             requestBytes("wc5", 1, one.replace(stack.wallets.recipient(7).toFriendly(false, false), "5:" + "ab".repeat(32))),
             "$.transfers[0].destination: workchain 5 is not supported"),
-        new Hostile("200,000 nested arrays", 2, walletKey(2), "[".repeat(200_000).getBytes(StandardCharsets.UTF_8),
+        new Hostile("60,000 nested arrays", 2, walletKey(2), "[".repeat(60_000).getBytes(StandardCharsets.UTF_8),
             "Document nesting depth"));
   }
 
