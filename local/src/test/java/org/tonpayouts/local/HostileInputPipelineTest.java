@@ -19,6 +19,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.RejectionProductionExceptionHandler;
 import org.tonpayouts.schemas.Rejected;
 
@@ -30,6 +32,7 @@ import org.tonpayouts.schemas.Rejected;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HostileInputPipelineTest {
+  private static final Logger log = LoggerFactory.getLogger(HostileInputPipelineTest.class);
   /** A serialized rejection (key and value) never comes near Kafka's 1 MiB default record limit. */
   private static final int MAX_RECORD_BYTES = Rejected.MAX_SERIALIZED_BYTES + 4 * Rejected.MAX_KEY_CHARS;
 
@@ -201,6 +204,7 @@ class HostileInputPipelineTest {
   @Test
   void shouldRejectThousandsOfRandomAndMutatedInputsAndSettleEveryValidRequestOnce() {
     long seed = Long.getLong("intake.seed", System.nanoTime());
+    log.info("hostile input property test seed={} (rerun with -Dintake.seed={})", seed, seed);
     Random random = new Random(seed);
     HostileInputs inputs = new HostileInputs(random, this::requestJson, this::transferJson);
     double rejectedBefore = stack.metrics.count("payout.requests.rejected");

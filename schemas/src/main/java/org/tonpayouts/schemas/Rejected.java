@@ -63,8 +63,9 @@ public record Rejected(
   public static final int MAX_KEY_CHARS = 256;
   /**
    * Largest serialized rejection value the {@code payout.rejected} serde writes. {@link #of} stays
-   * below it by construction (worst case about 82 KB: an 8 KiB prefix of control bytes, escaped six
-   * times over, and 20 problems of 500 three-byte characters); the serde refuses anything larger,
+   * below it by construction (an 8 KiB prefix of control bytes escaped six times over, 20 problems
+   * of 500 three-byte characters and a 256-character key stay under 82 KB; the worst case the tests
+   * build serializes to about 63 KB); the serde refuses anything larger,
    * so an oversized record never reaches the (transactional) producer.
    */
   public static final int MAX_SERIALIZED_BYTES = 128 * 1024;
