@@ -110,9 +110,9 @@ public final class PayoutsConfig extends AbstractConfig {
           + " limit in the reason.";
   public static final String COMMENT_CONTROL_CHARACTERS_CONFIG = "comment.control.characters";
   private static final String COMMENT_CONTROL_CHARACTERS_DOC =
-      "Policy for control characters in transfer comments. 'reject' (default): a comment holding a C0 or C1 control"
-          + " character other than TAB, DEL, or a bidirectional embedding, override or isolate character (U+202A..U+202E,"
-          + " U+2066..U+2069) is rejected, naming the character and its position: such characters let a memo show"
+      "Policy for control characters in transfer comments. 'reject' (default): a comment holding a control"
+          + " character (C0 except TAB, DEL, C1) or a bidirectional embedding, override or isolate character"
+          + " (U+202A..U+202E, U+2066..U+2069) is rejected, naming the character and its position: such characters let a memo show"
           + " differently from what it is (a deposit memo an exchange attributes by, a reversed text) and break one-line"
           + " displays. 'allow': they are sent as given. Invalid UTF-8 and unpaired surrogates are refused either way.";
   public static final String COMMENT_CONTROL_REJECT = "reject";
