@@ -103,6 +103,24 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String TRANSFER_TICK_MS_DOC =
       "How often ready wallets are collected and issued together (reads and sends run concurrently).";
 
+  public static final String TRANSFER_MAX_AMOUNT_NANO_CONFIG = "transfer.max.amount.nano";
+  private static final String TRANSFER_MAX_AMOUNT_NANO_DOC =
+      "Largest amount of one transfer, in nanotons; a request with a larger transfer is rejected at intake with this"
+          + " limit in the reason. A guard against a producer's unit or typing mistake: raise it for treasury moves.";
+  public static final String REQUEST_MAX_TOTAL_NANO_CONFIG = "request.max.total.nano";
+  private static final String REQUEST_MAX_TOTAL_NANO_DOC =
+      "Largest sum of the transfers of one request, in nanotons; a request above it is rejected at intake with this"
+          + " limit in the reason.";
+  public static final String COMMENT_CONTROL_CHARACTERS_CONFIG = "comment.control.characters";
+  private static final String COMMENT_CONTROL_CHARACTERS_DOC =
+      "Policy for control characters in transfer comments. 'reject' (default): a comment holding a control"
+          + " character (C0 except TAB, DEL, C1) or a bidirectional embedding, override or isolate character"
+          + " (U+202A..U+202E, U+2066..U+2069) is rejected, naming the character and its position: such characters let a memo show"
+          + " differently from what it is (a deposit memo an exchange attributes by, a reversed text) and break one-line"
+          + " displays. 'allow': they are sent as given. Invalid UTF-8 and unpaired surrogates are refused either way.";
+  public static final String COMMENT_CONTROL_REJECT = "reject";
+  public static final String COMMENT_CONTROL_ALLOW = "allow";
+
   public static final String POLLER_INTERVAL_MS_CONFIG = "poller.interval.ms";
   private static final String POLLER_INTERVAL_MS_DOC =
       "How often chain-poller checks for a new masterchain block; watched wallets are polled once per new block.";
@@ -180,6 +198,13 @@ public final class PayoutsConfig extends AbstractConfig {
       .define(TRANSFER_SEQNO_TIMEOUT_MS_CONFIG, Type.LONG, 5_000L, Range.atLeast(1), Importance.MEDIUM,
           TRANSFER_SEQNO_TIMEOUT_MS_DOC)
       .define(TRANSFER_TICK_MS_CONFIG, Type.LONG, 10L, Range.atLeast(1), Importance.MEDIUM, TRANSFER_TICK_MS_DOC)
+      .define(TRANSFER_MAX_AMOUNT_NANO_CONFIG, Type.LONG, 1_000_000_000_000L, Range.atLeast(1), Importance.HIGH,
+          TRANSFER_MAX_AMOUNT_NANO_DOC)
+      .define(REQUEST_MAX_TOTAL_NANO_CONFIG, Type.LONG, 1_000_000_000_000L, Range.atLeast(1), Importance.HIGH,
+          REQUEST_MAX_TOTAL_NANO_DOC)
+      .define(COMMENT_CONTROL_CHARACTERS_CONFIG, Type.STRING, COMMENT_CONTROL_REJECT,
+          ConfigDef.ValidString.in(COMMENT_CONTROL_REJECT, COMMENT_CONTROL_ALLOW), Importance.MEDIUM,
+          COMMENT_CONTROL_CHARACTERS_DOC)
       .define(POLLER_INTERVAL_MS_CONFIG, Type.LONG, 50L, Range.atLeast(1), Importance.MEDIUM, POLLER_INTERVAL_MS_DOC)
       .define(POLLER_ROUND_TIMEOUT_MS_CONFIG, Type.LONG, 3_000L, Range.atLeast(1), Importance.MEDIUM,
           POLLER_ROUND_TIMEOUT_MS_DOC)
@@ -287,6 +312,21 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public Duration tickInterval() {
     return Duration.ofMillis(getLong(TRANSFER_TICK_MS_CONFIG));
+  }
+
+  /** {@value #TRANSFER_MAX_AMOUNT_NANO_CONFIG}: the largest amount of one transfer. */
+  public long transferMaxAmountNano() {
+    return getLong(TRANSFER_MAX_AMOUNT_NANO_CONFIG);
+  }
+
+  /** {@value #REQUEST_MAX_TOTAL_NANO_CONFIG}: the largest sum of one request's transfers. */
+  public long requestMaxTotalNano() {
+    return getLong(REQUEST_MAX_TOTAL_NANO_CONFIG);
+  }
+
+  /** Whether comments may carry control and bidirectional-override characters ({@value #COMMENT_CONTROL_CHARACTERS_CONFIG}). */
+  public boolean commentControlCharactersAllowed() {
+    return COMMENT_CONTROL_ALLOW.equals(getString(COMMENT_CONTROL_CHARACTERS_CONFIG));
   }
 
   public Duration pollerInterval() {

@@ -4,12 +4,14 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
 
 /**
  * The Kafka Streams properties every payout process starts from: exactly-once v2, short commit
  * and poll intervals (the payout loop crosses Kafka several times per transfer and each hop waits
- * for a commit), and records that cannot be read treated as what they are.
+ * for a commit), records that cannot be read treated as what they are, and rejections that
+ * cannot be written skipped and counted ({@link RejectionProductionExceptionHandler}).
  *
  * <p>Deserialization failures fail the task: the only topic producers outside this system write,
  * {@code payout.requests}, is read as raw bytes and validated in the topology (bad input goes to
@@ -19,6 +21,13 @@ import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
  */
 public final class StreamsProperties {
   private StreamsProperties() {}
+
+  /** {@link #base(PayoutsConfig, String)} with the registry the production exception handler counts in. */
+  public static Properties base(PayoutsConfig config, String applicationId, MeterRegistry registry) {
+    Properties props = base(config, applicationId);
+    props.put(RejectionProductionExceptionHandler.METER_REGISTRY_CONFIG, registry);
+    return props;
+  }
 
   public static Properties base(PayoutsConfig config, String applicationId) {
     Properties props = new Properties();
@@ -31,6 +40,7 @@ public final class StreamsProperties {
     // Wall-clock punctuation (issuing rounds, chain polls) is only as fine as the poll loop.
     props.put(StreamsConfig.POLL_MS_CONFIG, 5L);
     props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndFailExceptionHandler.class);
+    props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectionProductionExceptionHandler.class);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
     return props;

@@ -32,17 +32,22 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
   private final Class<T> type;
   private final ObjectWriter writer;
   private final ValueReader<T> reader;
+  private final int maxSerializedBytes;
 
-  private JsonSerde(Class<T> type, ValueReader<T> reader) {
+  private JsonSerde(Class<T> type, ValueReader<T> reader, int maxSerializedBytes) {
     this.type = Objects.requireNonNull(type, "type");
     this.writer = Json.mapper().writerFor(type);
     this.reader = Objects.requireNonNull(reader, "reader");
+    if (maxSerializedBytes < 1) {
+      throw new IllegalArgumentException("maxSerializedBytes must be positive, got " + maxSerializedBytes);
+    }
+    this.maxSerializedBytes = maxSerializedBytes;
   }
 
   /** A serde reading and writing {@code type} with the project's mapper. */
   public static <T> JsonSerde<T> of(Class<T> type) {
     ObjectReader objectReader = Json.mapper().readerFor(type);
-    return new JsonSerde<>(type, data -> data == null ? null : objectReader.readValue(data));
+    return new JsonSerde<>(type, data -> data == null ? null : objectReader.readValue(data), Integer.MAX_VALUE);
   }
 
   /**
@@ -50,7 +55,22 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
    * (e.g. to validate against a schema first). The reader also receives null values.
    */
   public static <T> JsonSerde<T> withReader(Class<T> type, ValueReader<T> reader) {
-    return new JsonSerde<>(type, reader);
+    return new JsonSerde<>(type, reader, Integer.MAX_VALUE);
+  }
+
+  /**
+   * This serde, but serializing refuses values longer than {@code maxBytes} with a
+   * {@link SerializationException}. In Kafka Streams that failure reaches the production exception
+   * handler before the record reaches the producer, where a record the broker refuses would abort
+   * the exactly-once transaction and stop the task.
+   */
+  public JsonSerde<T> limitedTo(int maxBytes) {
+    return new JsonSerde<>(type, reader, maxBytes);
+  }
+
+  /** The longest value {@link #serialize} writes, in bytes. */
+  public int maxSerializedBytes() {
+    return maxSerializedBytes;
   }
 
   /** The event type this serde handles. */
@@ -63,12 +83,18 @@ public final class JsonSerde<T> implements Serde<T>, Serializer<T>, Deserializer
     if (data == null) {
       return null;
     }
+    byte[] bytes;
     try {
-      return writer.writeValueAsBytes(data);
+      bytes = writer.writeValueAsBytes(data);
     } catch (Exception e) {
       throw new SerializationException(
           "Could not serialize " + type.getSimpleName() + " for topic " + topic + ": " + e.getMessage(), e);
     }
+    if (bytes.length > maxSerializedBytes) {
+      throw new SerializationException("Refusing to write a " + type.getSimpleName() + " of " + bytes.length
+          + " bytes to topic " + topic + ": the limit is " + maxSerializedBytes + " bytes");
+    }
+    return bytes;
   }
 
   @Override

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.PathType;
@@ -32,15 +34,17 @@ import org.slf4j.LoggerFactory;
  * The gate of the payout pipeline: turns the raw bytes of a {@code payout.requests} value into a
  * {@link PayoutRequest} or a human-readable reason to reject it.
  *
- * <p>It checks, in order: that there is a value, that it is one well-formed JSON document (no
- * duplicate keys, nothing after it), the strict request schema
+ * <p>It checks, in order: that there is a value of at most {@link #MAX_REQUEST_BYTES}, that it is strict UTF-8 ({@link StrictUtf8}: no
+ * byte-order mark, no malformed, overlong or surrogate sequences), that it is one well-formed JSON
+ * document (no duplicate keys, nothing after it) whose strings are valid Unicode (no unpaired
+ * {@code \\uD800}-style escapes, {@link UnpairedSurrogates}), the strict request schema
  * ({@code /schemas/payout.requests.schema.json}, every violation reported with its JSON path),
  * rules a schema cannot express (transferIds unique within the request), and finally that the
  * value maps onto the record (e.g. a 19-digit amount above the 64-bit range).
  *
  * <p>{@link #validate} never throws: every input, however broken, yields a result. Checks that
- * need TON code or deployment settings (address checksum, allowed subwallets, key = subwalletId)
- * are made downstream. Thread-safe; build it once ({@link #shared()}).
+ * need TON code or deployment settings (addresses, allowed subwallets, key = subwalletId, amount
+ * limits, the comment policy) are made downstream. Thread-safe; build it once ({@link #shared()}).
  */
 public final class PayoutRequestValidator {
 
@@ -50,8 +54,12 @@ public final class PayoutRequestValidator {
   private static final Logger log = LoggerFactory.getLogger(PayoutRequestValidator.class);
   private static final PayoutRequestValidator SHARED = new PayoutRequestValidator();
 
-  /** Longest single problem text kept in a reason. */
-  private static final int MAX_PROBLEM_LENGTH = 500;
+  /**
+   * Largest value validated, in bytes. The largest valid request (four transfers with 1000-character
+   * comments written as escaped surrogate pairs) is about 50 KB; anything far larger is refused
+   * before parsing, so no value costs more than a few milliseconds of a stream thread.
+   */
+  public static final int MAX_REQUEST_BYTES = 64 * 1024;
 
   private final ObjectMapper mapper = Json.mapper();
   private final JsonSchema schema;
@@ -126,27 +134,55 @@ public final class PayoutRequestValidator {
     if (rawValue == null) {
       return invalid("$: value is null (a tombstone); expected a JSON object");
     }
+    if (rawValue.length > MAX_REQUEST_BYTES) {
+      return invalid("$: value is " + rawValue.length + " bytes; a payout request is at most " + MAX_REQUEST_BYTES
+          + " bytes");
+    }
+    // Decode first and parse the text, never the bytes: Jackson would otherwise guess the
+    // encoding (UTF-16 and UTF-32 included) and let a request the README calls invalid be paid.
+    String text;
+    StrictUtf8.Result decoded = StrictUtf8.decode(rawValue);
+    if (decoded instanceof StrictUtf8.Malformed malformed) {
+      return invalid("$: not UTF-8 " + malformed.describe() + "; requests must be UTF-8 JSON");
+    }
+    text = ((StrictUtf8.Text) decoded).text();
     JsonNode node;
     try {
-      node = mapper.readTree(rawValue);
+      node = mapper.readTree(text);
     } catch (JsonProcessingException e) {
       return invalid("$: not valid JSON: " + describe(e));
-    } catch (IOException e) {
-      return invalid("$: not readable: " + e.getMessage());
     }
     if (node == null || node.isMissingNode()) {
       return invalid("$: value is empty; expected a JSON object");
     }
 
-    Set<String> problems = new LinkedHashSet<>();
-    for (ValidationMessage message : schema.validate(node)) {
-      problems.add(withPath(message));
-    }
-    if (problems.isEmpty()) {
-      problems.addAll(duplicateTransferIds(node));
-    }
+    List<String> problems = UnpairedSurrogates.find(node);
     if (!problems.isEmpty()) {
       return invalid(problems);
+    }
+    Set<String> schemaProblems = new LinkedHashSet<>();
+    JsonNode transfers = node.path("transfers");
+    if (transfers.isArray() && transfers.size() > PayoutRequest.MAX_TRANSFERS) {
+      // Validate only the first few items: 20,000 empty transfers would otherwise cost half a second
+      // and 80,000 problems that all say the same thing.
+      schemaProblems.add("$.transfers: must have at most " + PayoutRequest.MAX_TRANSFERS + " items but found "
+          + transfers.size());
+      ObjectNode shortened = mapper.createObjectNode();
+      shortened.setAll((ObjectNode) node);
+      ArrayNode firstItems = shortened.putArray("transfers");
+      for (int i = 0; i < PayoutRequest.MAX_TRANSFERS; i++) {
+        firstItems.add(transfers.get(i));
+      }
+      node = shortened;
+    }
+    for (ValidationMessage message : schema.validate(node)) {
+      schemaProblems.add(withPath(message));
+    }
+    if (schemaProblems.isEmpty()) {
+      schemaProblems.addAll(duplicateTransferIds(node));
+    }
+    if (!schemaProblems.isEmpty()) {
+      return invalid(schemaProblems);
     }
 
     try {
@@ -252,31 +288,14 @@ public final class PayoutRequestValidator {
   }
 
   /**
-   * Control characters are escaped (a reason ends up in log lines and in Kafka UI) and each
-   * problem is capped, so a hostile payload cannot make the reason unreadable or huge.
+   * Every problem is made safe to show and capped ({@link Reasons#clean}), so a hostile payload
+   * cannot make a reason unreadable or huge; {@link ValidationResult#reason()} lists the first few.
    */
   private static ValidationResult invalid(Collection<String> problems) {
     List<String> clean = new ArrayList<>(problems.size());
     for (String problem : problems) {
-      clean.add(sanitize(problem));
+      clean.add(Reasons.clean(problem));
     }
     return new ValidationResult.Invalid(clean);
-  }
-
-  private static String sanitize(String text) {
-    StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_PROBLEM_LENGTH + 16));
-    for (int i = 0; i < text.length() && out.length() < MAX_PROBLEM_LENGTH; i++) {
-      char c = text.charAt(i);
-      if (Character.isISOControl(c)) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    if (out.length() >= MAX_PROBLEM_LENGTH) {
-      out.setLength(MAX_PROBLEM_LENGTH);
-      out.append("...");
-    }
-    return out.toString();
   }
 }

@@ -39,11 +39,13 @@ public final class Topics {
       new Topic<>("payout.settlements", KEY_SERDE, JsonSerde.of(Settlement.class));
 
   /**
-   * Refused input with the reason and the original bytes; written by streams-app. Its key is the
-   * original record's key as received (which is not necessarily a valid wallet key).
+   * Refused input with the reason and the original bytes (a bounded prefix); written by streams-app.
+   * Its key is the original record's key as received, cut to {@link Rejected#MAX_KEY_CHARS} (it is
+   * not necessarily a valid wallet key). The serializer refuses values above
+   * {@link Rejected#MAX_SERIALIZED_BYTES}.
    */
   public static final Topic<String, Rejected> PAYOUT_REJECTED =
-      new Topic<>("payout.rejected", KEY_SERDE, JsonSerde.of(Rejected.class));
+      new Topic<>("payout.rejected", KEY_SERDE, JsonSerde.of(Rejected.class).limitedTo(Rejected.MAX_SERIALIZED_BYTES));
 
   /** Every topic above, in pipeline order (e.g. to create them all). */
   public static final List<Topic<String, ?>> ALL = List.of(

@@ -21,8 +21,9 @@ public sealed interface ValidationResult {
   PayoutRequest request();
 
   /**
-   * All problems joined into one line, each prefixed with its JSON path (e.g.
-   * {@code $.transfers[1].amountNano: must be a positive integer...}).
+   * The problems joined into one line, each prefixed with its JSON path (e.g.
+   * {@code $.transfers[1].amountNano: must be a positive integer...}); at most
+   * {@link Reasons#MAX_LISTED} are listed, then how many more there were.
    *
    * @throws IllegalStateException if the input was valid
    */
@@ -52,7 +53,7 @@ public sealed interface ValidationResult {
    */
   record Invalid(List<String> problems) implements ValidationResult {
     /** Separator between problems in {@link #reason()}. */
-    public static final String SEPARATOR = "; ";
+    public static final String SEPARATOR = Reasons.SEPARATOR;
 
     public Invalid {
       problems = List.copyOf(problems);
@@ -73,7 +74,7 @@ public sealed interface ValidationResult {
 
     @Override
     public String reason() {
-      return String.join(SEPARATOR, problems);
+      return Reasons.join(problems);
     }
   }
 }

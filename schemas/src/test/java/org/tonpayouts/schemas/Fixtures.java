@@ -84,6 +84,15 @@ final class Fixtures {
         "payout.requests", null, null, T0);
   }
 
+  /** The worst case for size: a megabyte of control bytes, a huge key and thousands of long problems. */
+  static Rejected rejectedHostile() {
+    List<String> problems = new java.util.ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      problems.add("$.x" + i + ": \"\u0001\u202e\ud800€".repeat(200));
+    }
+    return Rejected.of(problems, "\u0001€".repeat(10_000), new byte[1 << 20], "payout.requests", 2, 99L, T0);
+  }
+
   /** Every sample event with the topic it belongs on. */
   static List<Object[]> eventsByTopic() {
     return List.of(
@@ -97,7 +106,8 @@ final class Fixtures {
         new Object[] {Topics.PAYOUT_SETTLEMENTS, aborted()},
         new Object[] {Topics.PAYOUT_REJECTED, rejectedText()},
         new Object[] {Topics.PAYOUT_REJECTED, rejectedBinary()},
-        new Object[] {Topics.PAYOUT_REJECTED, rejectedNull()});
+        new Object[] {Topics.PAYOUT_REJECTED, rejectedNull()},
+        new Object[] {Topics.PAYOUT_REJECTED, rejectedHostile()});
   }
 
   static byte[] utf8(String text) {

@@ -41,7 +41,8 @@ public final class StreamsApp implements AutoCloseable {
     Ledger.migrate(ledgerDataSource);
     this.topology = topology(config, key, api, new Ledger(ledgerDataSource, clock, config.maxAttempts()), clock,
         metrics);
-    Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG));
+    Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG),
+        metrics.registry());
     this.streams = new KafkaStreams(topology, props);
     // Database, broker and API trouble gets a fresh thread from the last commit; anything else
     // (a bug, an unreadable record on an internal topic) stops the instance loudly.
@@ -56,7 +57,7 @@ public final class StreamsApp implements AutoCloseable {
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
         config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
-    RequestRules rules = new RequestRules(config.subwalletMin(), config.subwalletMax());
+    RequestRules rules = RequestRules.from(config);
     metrics.batchIncomplete(clock, config.batchIncompleteThreshold());
     WalletTxDependencies deps = new WalletTxDependencies(round, ledger, subwallets, clock, metrics,
         new WalletTxDependencies.Settings(config.tickInterval(), config.clockSkewMargin(), config.verdictTimeout(),

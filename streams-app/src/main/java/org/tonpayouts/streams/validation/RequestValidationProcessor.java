@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.PayoutRequestValidator;
+import org.tonpayouts.schemas.Reasons;
 import org.tonpayouts.schemas.Rejected;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.ValidationResult;
@@ -20,7 +21,8 @@ import org.tonpayouts.streams.wallet.WalletTxProcessor;
 /**
  * The gate of {@code payout.requests}: reads raw bytes, so no input can fail deserialization, and
  * sends every request either on to the wallet processor or to {@code payout.rejected} with the
- * original payload and a reason a producer team can act on (invariant 5).
+ * original payload (a bounded prefix, its length and SHA-256) and a reason a producer team can act
+ * on (invariant 5).
  */
 public final class RequestValidationProcessor implements Processor<String, byte[], String, Object> {
   public static final String NAME = "request-validator";
@@ -51,37 +53,45 @@ public final class RequestValidationProcessor implements Processor<String, byte[
 
   @Override
   public void process(Record<String, byte[]> record) {
-    String reason;
+    List<String> problems;
+    PayoutRequest request = null;
     try {
       ValidationResult result = validator.validate(record.value());
-      if (result.isValid()) {
-        List<String> problems = rules.problems(record.key(), result.request());
-        if (problems.isEmpty()) {
-          PayoutRequest request = result.request();
-          context.forward(record.withValue((Object) request), ACCEPTED_CHILD);
-          return;
-        }
-        reason = String.join("; ", problems);
+      if (result instanceof ValidationResult.Invalid invalid) {
+        problems = invalid.problems();
       } else {
-        reason = result.reason();
+        request = result.request();
+        problems = rules.problems(record.key(), request);
       }
     } catch (RuntimeException e) {
       // The validator is written never to throw; should it ever, the record is still not lost.
-      reason = "request could not be validated: " + e;
-      log.error("validation failed unexpectedly key={}", record.key(), e);
+      problems = List.of("request could not be validated: " + e);
+      log.error("validation failed unexpectedly key={}", Reasons.clean(String.valueOf(record.key())), e);
     }
-    reject(record, reason);
+    if (problems.isEmpty()) {
+      // Outside the try: a failure downstream (the wallet processor, its store, its sinks) must fail
+      // the task and be retried, never turn a valid request into a rejection.
+      context.forward(record.withValue((Object) request), ACCEPTED_CHILD);
+    } else {
+      reject(record, problems);
+    }
   }
 
-  private void reject(Record<String, byte[]> record, String reason) {
+  /**
+   * Writes the bounded rejection ({@link Rejected#of}: capped reason, payload prefix and key), so no
+   * input, however large or hostile, can produce a record the producer refuses. Its record key is
+   * the original key, cut like the one in the value.
+   */
+  private void reject(Record<String, byte[]> record, List<String> problems) {
     Optional<RecordMetadata> meta = context.recordMetadata();
-    Rejected rejected = Rejected.of(reason, record.key(), record.value(),
+    Rejected rejected = Rejected.of(problems, record.key(), record.value(),
         meta.map(RecordMetadata::topic).orElse(Topics.PAYOUT_REQUESTS.name()),
         meta.map(RecordMetadata::partition).orElse(null), meta.map(RecordMetadata::offset).orElse(null),
         clock.instant());
     metrics.rejected();
-    log.warn("request rejected key={} partition={} offset={} reason={}", record.key(), rejected.partition(),
-        rejected.offset(), reason);
-    context.forward(new Record<>(record.key(), (Object) rejected, record.timestamp()), REJECTED_SINK);
+    log.warn("request rejected key={} partition={} offset={} bytes={} problems={} first_problem={}",
+        Reasons.clean(String.valueOf(rejected.originalKey())), rejected.partition(), rejected.offset(),
+        rejected.payloadLength(), rejected.problemCount(), Reasons.clean(problems.get(0)));
+    context.forward(new Record<>(rejected.originalKey(), (Object) rejected, record.timestamp()), REJECTED_SINK);
   }
 }

@@ -16,6 +16,7 @@ public final class TonAddress {
   public static final int MASTERCHAIN = -1;
 
   private static final int FRIENDLY_LENGTH = 48;
+  private static final int MAX_QUOTED = 70;
   private static final int TAG_BOUNCEABLE = 0x11;
   private static final int TAG_NON_BOUNCEABLE = 0x51;
   private static final int TAG_TESTNET = 0x80;
@@ -38,7 +39,13 @@ public final class TonAddress {
     return new TonAddress(workchain, hash.clone());
   }
 
-  /** Parses a raw ({@code 0:<64 hex>}) or user-friendly (48 characters base64/base64url) address. */
+  /**
+   * Parses a raw ({@code 0:<64 hex>}) or user-friendly (48 characters base64/base64url) address.
+   *
+   * @throws InvalidAddressException saying exactly what is wrong (workchain, length, a character
+   *     that is not hex or base64url, padding, flags, checksum), quoting at most the first
+   *     {@value #MAX_QUOTED} characters of the text
+   */
   public static TonAddress parse(String text) {
     return parseWithFlags(text).address();
   }
@@ -49,6 +56,9 @@ public final class TonAddress {
       throw new InvalidAddressException("address is empty");
     }
     String s = text.trim();
+    if (s.startsWith("0x") && s.length() == 42) {
+      throw new InvalidAddressException("address " + quote(s) + " looks like an Ethereum address, not a TON address");
+    }
     return s.indexOf(':') >= 0 ? parseRaw(s) : parseFriendly(s);
   }
 
@@ -70,50 +80,60 @@ public final class TonAddress {
     try {
       wc = Integer.parseInt(wcText);
     } catch (NumberFormatException e) {
-      throw new InvalidAddressException("raw address '" + s + "': workchain '" + wcText + "' is not a number");
+      throw new InvalidAddressException("raw address " + quote(s) + ": workchain " + quote(wcText)
+          + " is not a number; expected 0 (basechain) or -1 (masterchain)");
     }
     checkWorkchain(wc);
     if (hex.length() != 64) {
       throw new InvalidAddressException(
-          "raw address '" + s + "': account id must be 64 hex digits, got " + hex.length());
+          "raw address " + quote(s) + ": account id must be 64 hex digits, got " + hex.length());
     }
-    byte[] hash;
-    try {
-      hash = HexFormat.of().parseHex(hex);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidAddressException("raw address '" + s + "': account id is not hexadecimal");
+    for (int i = 0; i < hex.length(); i++) {
+      if (Character.digit(hex.charAt(i), 16) < 0) {
+        throw new InvalidAddressException("raw address " + quote(s) + ": account id is not hexadecimal: "
+            + describe(hex.charAt(i)) + " at position " + (colon + 1 + i));
+      }
     }
-    return new ParsedAddress(new TonAddress(wc, hash), true, false, false);
+    return new ParsedAddress(new TonAddress(wc, HexFormat.of().parseHex(hex)), true, false, false);
   }
 
   private static ParsedAddress parseFriendly(String s) {
     if (s.length() != FRIENDLY_LENGTH) {
-      throw new InvalidAddressException(
-          "address '" + s + "': expected 48 characters (user-friendly) or '<workchain>:<64 hex>' (raw), got "
-              + s.length() + " characters");
+      throw new InvalidAddressException("address " + quote(s) + " has " + s.length()
+          + " characters: a user-friendly address has 48, a raw one is '<workchain>:<64 hex digits>'");
     }
-    byte[] bytes;
-    try {
-      bytes = s.indexOf('-') >= 0 || s.indexOf('_') >= 0
-          ? Base64.getUrlDecoder().decode(s)
-          : Base64.getDecoder().decode(s);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidAddressException("address '" + s + "': not valid base64");
+    boolean standard = false;
+    boolean url = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '=') {
+        throw new InvalidAddressException("user-friendly address " + quote(s)
+            + ": '=' padding at position " + i + "; 48 characters need no padding (36 bytes)");
+      }
+      standard |= c == '+' || c == '/';
+      url |= c == '-' || c == '_';
+      if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-'
+          || c == '_')) {
+        throw new InvalidAddressException("user-friendly address " + quote(s) + ": " + describe(c) + " at position " + i
+            + " is not a base64url character (A-Z a-z 0-9 - _, or + / in standard base64)");
+      }
     }
-    if (bytes.length != 36) {
-      // 48 characters with '=' padding decode to fewer bytes.
-      throw new InvalidAddressException("address '" + s + "': decodes to " + bytes.length + " bytes, expected 36");
+    if (standard && url) {
+      throw new InvalidAddressException("user-friendly address " + quote(s)
+          + " mixes the base64 ('+', '/') and base64url ('-', '_') alphabets");
     }
+    byte[] bytes = url ? Base64.getUrlDecoder().decode(s) : Base64.getDecoder().decode(s);
     int crc = ((bytes[34] & 0xff) << 8) | (bytes[35] & 0xff);
     if (crc16(bytes, 34) != crc) {
-      throw new InvalidAddressException("address '" + s + "': checksum mismatch (mistyped address?)");
+      throw new InvalidAddressException("user-friendly address " + quote(s) + ": checksum mismatch (mistyped address?)");
     }
     int tag = bytes[0] & 0xff;
     boolean testnet = (tag & TAG_TESTNET) != 0;
     tag &= ~TAG_TESTNET;
     if (tag != TAG_BOUNCEABLE && tag != TAG_NON_BOUNCEABLE) {
-      throw new InvalidAddressException(
-          "address '" + s + "': unknown flags byte 0x" + Integer.toHexString(bytes[0] & 0xff));
+      throw new InvalidAddressException("user-friendly address " + quote(s) + ": unknown flags byte 0x"
+          + Integer.toHexString(bytes[0] & 0xff) + " (expected 0x11 bounceable or 0x51 non-bounceable, plus 0x80 for"
+          + " testnet)");
     }
     int wc = bytes[1];
     checkWorkchain(wc);
@@ -123,8 +143,19 @@ public final class TonAddress {
 
   private static void checkWorkchain(int wc) {
     if (wc != BASECHAIN && wc != MASTERCHAIN) {
-      throw new InvalidAddressException("workchain " + wc + " is not supported (only 0 and -1 exist)");
+      throw new InvalidAddressException(
+          "workchain " + wc + " is not supported: TON has workchains 0 (basechain) and -1 (masterchain)");
     }
+  }
+
+  /** {@code 'text'}, cut to {@value #MAX_QUOTED} characters: a message must stay short whatever it is given. */
+  private static String quote(String text) {
+    return "'" + (text.length() > MAX_QUOTED ? text.substring(0, MAX_QUOTED) + "..." : text) + "'";
+  }
+
+  /** {@code 'g'}, or {@code U+0000} for a character that would not show. */
+  private static String describe(char c) {
+    return c > ' ' && c < 0x7f ? "'" + c + "'" : String.format("U+%04X", (int) c);
   }
 
   public int workchain() {

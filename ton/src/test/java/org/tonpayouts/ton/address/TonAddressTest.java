@@ -81,19 +81,19 @@ class TonAddressTest {
   @Test
   void badLengthIsReported() {
     String good = Vectors.addresses().get(0).bounceable();
-    assertInvalid(good.substring(1), "expected 48 characters", "got 47 characters");
-    assertInvalid(good + "A", "got 49 characters");
+    assertInvalid(good.substring(1), "has 47 characters: a user-friendly address has 48");
+    assertInvalid(good + "A", "has 49 characters");
     assertInvalid("0:" + "ab".repeat(31), "account id must be 64 hex digits, got 62");
     assertInvalid("0:" + "ab".repeat(33), "account id must be 64 hex digits, got 66");
   }
 
   @Test
   void badBase64IsReported() {
-    assertInvalid("EQ" + "*".repeat(46), "not valid base64");
-    assertInvalid("EQC6dLaXS96K9AagB8cMV-1ZEWkahB-7SaoYyA7bgcn/PtQe", "not valid base64");
+    assertInvalid("EQ" + "*".repeat(46), "'*' at position 2 is not a base64url character");
+    assertInvalid("EQC6dLaXS96K9AagB8cMV-1ZEWkahB-7SaoYyA7bgcn/PtQe", "mixes the base64 ('+', '/') and base64url");
     // Valid base64 of 48 characters that is too short once the padding is removed.
-    assertInvalid("EQC6dLaXS96K9AagB8cMV-1ZEWkahB-7SaoYyA7bgcnGPg==", "decodes to 34 bytes, expected 36");
-    assertInvalid("EQC6dLaXS96K9AagB8cMV-1ZEWkahB-7SaoYyA7bgcnGPtQ=", "decodes to 35 bytes, expected 36");
+    assertInvalid("EQC6dLaXS96K9AagB8cMV-1ZEWkahB-7SaoYyA7bgcnGPg==", "'=' padding at position 46");
+    assertInvalid("EQC6dLaXS96K9AagB8cMV-1ZEWkahB-7SaoYyA7bgcnGPtQ=", "'=' padding at position 47");
   }
 
   @Test
@@ -141,6 +141,26 @@ class TonAddressTest {
         .isInstanceOf(InvalidAddressException.class).hasMessage("account id must be 32 bytes, got 31");
     assertThatThrownBy(() -> TonAddress.of(0, null))
         .isInstanceOf(InvalidAddressException.class).hasMessage("account id must be 32 bytes, got null");
+  }
+
+  @Test
+  void shouldSayExactlyWhatIsWrongWithAnAddress() {
+    String good = TonAddress.of(0, new byte[32]).toFriendly(false, false);
+    assertInvalid("5:" + "00".repeat(32),
+        "workchain 5 is not supported: TON has workchains 0 (basechain) and -1 (masterchain)");
+    assertInvalid("0:" + "00".repeat(31) + "0",
+        "raw address '0:" + "00".repeat(31) + "0': account id must be 64 hex digits, got 63");
+    assertInvalid("0:" + "00".repeat(10) + "g" + "0".repeat(43), "account id is not hexadecimal: 'g' at position 22");
+    assertInvalid(good.substring(1), "has 47 characters: a user-friendly address has 48, a raw one is "
+        + "'<workchain>:<64 hex digits>'");
+    assertInvalid(good.substring(0, 10) + "!" + good.substring(11),
+        "': '!' at position 10 is not a base64url character");
+    assertInvalid(good.substring(0, 10) + "\u202e" + good.substring(11), "U+202E at position 10 is not a base64url");
+    assertInvalid(good.substring(0, 46) + "==", "'=' padding at position 46");
+    assertInvalid(good.substring(0, 10) + "+" + good.substring(11, 20) + "_" + good.substring(21),
+        "mixes the base64 ('+', '/') and base64url ('-', '_') alphabets");
+    assertInvalid("0x52908400098527886E0F7030069857D2E4169EE7", "looks like an Ethereum address, not a TON address");
+    assertInvalid("x".repeat(10_000), "address '" + "x".repeat(70) + "...' has 10000 characters");
   }
 
   private static void assertInvalid(String text, String... messageParts) {

@@ -1,0 +1,153 @@
+package org.tonpayouts.streams.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
+import static org.tonpayouts.streams.PayoutTestKit.TON;
+import static org.tonpayouts.streams.PayoutTestKit.recipient;
+import static org.tonpayouts.streams.PayoutTestKit.request;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.TransferKind;
+import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.ton.wallet.TextComment;
+
+class RequestRulesTest {
+  private static final String KEY = Long.toString(FIRST_SUBWALLET);
+  private final RequestRules rules = RequestRules.from(new PayoutsConfig(Map.of(
+      PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET,
+      PayoutsConfig.TRANSFER_MAX_AMOUNT_NANO_CONFIG, 100 * TON,
+      PayoutsConfig.REQUEST_MAX_TOTAL_NANO_CONFIG, 150 * TON)));
+
+  private static TransferRequest pay(String id, long nano, String comment) {
+    return new TransferRequest(id, TransferKind.PAYOUT, recipient(1).toFriendly(false, false), nano, comment, null);
+  }
+
+  private static TransferRequest payTo(String destination) {
+    return new TransferRequest("t", TransferKind.PAYOUT, destination, TON, null, null);
+  }
+
+  private List<String> problems(TransferRequest... transfers) {
+    return rules.problems(KEY, request("r", FIRST_SUBWALLET, transfers));
+  }
+
+  @Test
+  void shouldAcceptARequestWithinEveryRule() {
+    assertThat(problems(pay("a", 100 * TON, "deal 42\tpaid"), pay("b", 50 * TON, "привет 👋 €"))).isEmpty();
+  }
+
+  @Test
+  void shouldSayNoKeyForANullKeyAndQuoteAWrongOne() {
+    PayoutRequest request = request("r", FIRST_SUBWALLET, pay("a", TON, null));
+
+    assertThat(rules.problems(null, request)).containsExactly("record key: no key; it must be the subwalletId as a "
+        + "decimal string ('698983191'): the key decides which partition, and so which task, owns the wallet");
+    assertThat(rules.problems("7", request)).containsExactly("record key '7' must be the subwalletId as a decimal "
+        + "string ('698983191'): the key decides which partition, and so which task, owns the wallet");
+    assertThat(rules.problems("k".repeat(5_000), request).get(0)).startsWith("record key '" + "k".repeat(70) + "...' must");
+  }
+
+  @Test
+  void shouldRefuseATransferAboveTheLimitNamingTheLimitAndItsKey() {
+    assertThat(problems(pay("a", 100 * TON + 1, null))).containsExactly(
+        "$.transfers[0].amountNano: 100000000001 nanotons (100.000000001 TON) is above the per-transfer limit of "
+            + "100000000000 nanotons (100 TON) (transfer.max.amount.nano)");
+  }
+
+  @Test
+  void shouldRefuseARequestAboveTheTotalWithoutOverflowing() {
+    assertThat(problems(pay("a", 100 * TON, null), pay("b", 50 * TON, null), pay("c", 1, null))).containsExactly(
+        "$.transfers: the transfers add up to 150000000001 nanotons (150.000000001 TON), above the per-request limit "
+            + "of 150000000000 nanotons (150 TON) (request.max.total.nano)");
+    RequestRules unlimited = new RequestRules(0, 0xFFFF_FFFFL, new AmountLimits(Long.MAX_VALUE, Long.MAX_VALUE),
+        CommentPolicy.strict());
+    List<String> overflow = unlimited.problems(KEY, request("r", FIRST_SUBWALLET,
+        pay("a", Long.MAX_VALUE, null), pay("b", Long.MAX_VALUE, null)));
+    assertThat(overflow).containsExactly("$.transfers: the transfers add up to 18446744073709551614 nanotons "
+        + "(18446744073.709551614 TON), above the per-request limit of 9223372036854775807 nanotons "
+        + "(9223372036.854775807 TON) (request.max.total.nano)");
+  }
+
+  @Test
+  void shouldSayWhatIsWrongWithAnAddress() {
+    String good = recipient(1).toFriendly(false, false);
+
+    assertThat(problems(payTo("2:" + "00".repeat(32)))).containsExactly("$.transfers[0].destination: workchain 2 is "
+        + "not supported: TON has workchains 0 (basechain) and -1 (masterchain)");
+    assertThat(problems(payTo(good.substring(2)))).singleElement().asString()
+        .startsWith("$.transfers[0].destination: address '").contains("' has 46 characters");
+    assertThat(problems(payTo(good.substring(0, 47) + "!"))).singleElement().asString()
+        .endsWith("'!' at position 47 is not a base64url character (A-Z a-z 0-9 - _, or + / in standard base64)");
+    assertThat(problems(payTo(good.substring(0, 47) + (good.charAt(47) == 'A' ? 'B' : 'A')))).singleElement()
+        .asString().endsWith(": checksum mismatch (mistyped address?)");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "000A | control character U+000A (LINE FEED (LF)) at position 3",
+      "000D | control character U+000D (CARRIAGE RETURN (CR)) at position 3",
+      "001B | control character U+001B (ESCAPE) at position 3",
+      "0000 | control character U+0000 (NULL) at position 3",
+      "007F | control character U+007F (DELETE) at position 3",
+      "0085 | control character U+0085 (NEXT LINE (NEL)) at position 3",
+      "009B | control character U+009B (CONTROL SEQUENCE INTRODUCER) at position 3",
+      "202E | bidirectional control character U+202E (RIGHT-TO-LEFT OVERRIDE) at position 3",
+      "202A | bidirectional control character U+202A (LEFT-TO-RIGHT EMBEDDING) at position 3",
+      "2066 | bidirectional control character U+2066 (LEFT-TO-RIGHT ISOLATE) at position 3",
+      "2069 | bidirectional control character U+2069 (POP DIRECTIONAL ISOLATE) at position 3",
+  })
+  void shouldRefuseControlAndBidiCharactersNamingThemAndTheirPosition(String hex, String expected) {
+    String c = new String(Character.toChars(Integer.parseInt(hex, 16)));
+
+    assertThat(problems(pay("a", TON, "😀ab" + c + "cd"))).containsExactly("$.transfers[0].comment: " + expected
+        + " is not allowed in a comment (comment.control.characters=reject; TAB is allowed)");
+  }
+
+  @Test
+  void shouldCountFurtherForbiddenCharactersAndAllowThemWhenConfigured() {
+    String memo = "line1\r\nline2\u202e";
+
+    assertThat(problems(pay("a", TON, memo))).singleElement().asString()
+        .contains("U+000D (CARRIAGE RETURN (CR)) at position 5 (and 2 more)");
+    RequestRules allowing = RequestRules.from(new PayoutsConfig(Map.of(
+        PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET,
+        PayoutsConfig.COMMENT_CONTROL_CHARACTERS_CONFIG, PayoutsConfig.COMMENT_CONTROL_ALLOW)));
+    assertThat(allowing.problems(KEY, request("r", FIRST_SUBWALLET, pay("a", TON, memo)))).isEmpty();
+  }
+
+  @Test
+  void shouldRefuseACommentTheChainWouldChangeEvenWhenControlsAreAllowed() {
+    CommentPolicy allowing = CommentPolicy.allowingControlCharacters();
+
+    assertThat(allowing.problem("ab\ud800")).contains("cannot be carried on chain unchanged: it is not valid Unicode text");
+    assertThat(CommentPolicy.strict().problem("\udc00")).isPresent();
+  }
+
+  /** Whatever valid text passes the policy lands on chain as the same bytes. */
+  @Test
+  void shouldCarryEveryAcceptedCommentByteForByte() {
+    Random random = new Random(42);
+    int[] ranges = {0x20, 0x7E, 0xA0, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFD, 0x10000, 0x10FFFF};
+    for (int n = 0; n < 2_000; n++) {
+      StringBuilder text = new StringBuilder();
+      for (int i = random.nextInt(1000); i > 0; i--) {
+        int r = random.nextInt(ranges.length / 2) * 2;
+        text.appendCodePoint(ranges[r] + random.nextInt(ranges[r + 1] - ranges[r] + 1));
+      }
+      String comment = text.toString();
+      if (CommentPolicy.strict().problem(comment).isPresent()) {
+        assertThat(comment.codePoints().anyMatch(CommentPolicy::isForbidden)).as(comment).isTrue();
+        continue;
+      }
+      byte[] onChain = TextComment.decode(TextComment.encode(comment)).getBytes(StandardCharsets.UTF_8);
+      assertThat(onChain).isEqualTo(comment.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}
