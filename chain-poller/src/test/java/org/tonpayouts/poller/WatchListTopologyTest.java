@@ -170,6 +170,36 @@ class WatchListTopologyTest {
   }
 
   @Test
+  void shouldReportABounceOfAConfirmedBounceablePayoutAndStopWatchingAfterTheWindow() {
+    long sub = 1040;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    TonAddress nobody = TonAddress.of(0, new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+        9, 9, 9, 9, 9, 9, 9, 9, 9, 9}); // never funded: it cannot take a bounceable message
+    SignedTransfer t = wallets.signer.sign(sub, 0, clock.instant().plus(TTL),
+        List.of(new org.tonpayouts.ton.wallet.TransferOrder(nobody, 2 * TON, null, true)));
+    send(api, t);
+    watch(submission(t, "req-bounce", clock.instant()));
+
+    round();
+
+    List<Confirmation> verdicts = confirmations.readValuesToList();
+    assertThat(verdicts).extracting(Confirmation::status)
+        .containsExactly(ConfirmationStatus.CONFIRMED, ConfirmationStatus.BOUNCED);
+    Confirmation bounce = verdicts.get(1);
+    DevnetTransaction back = devnet.transactions(wallets.address(sub)).stream()
+        .filter(tx -> !tx.inMsg().external()).reduce((a, b) -> b).orElseThrow();
+    assertThat(bounce.txHash()).isEqualTo(back.hash());
+    assertThat(bounce.messageHash()).isEqualTo(t.messageHash());
+    assertThat(bounce.returnedNano()).isEqualTo(back.inMsg().value()).isLessThan(2 * TON);
+    assertThat(bounce.reason()).contains("bounced back");
+
+    clock.advance(SETTINGS.bounceWindow());
+    round();
+    assertThat(confirmations.isEmpty()).isTrue();
+    assertThat(store().get("1040") == null || !store().get("1040").needsPolling()).isTrue();
+  }
+
+  @Test
   void shouldReportFailedWhenTheWalletCannotAffordTheSend() {
     long sub = 1002;
     // enough for the compute fee only: the wallet accepts the message, consumes the seqno and skips the mode-3 send
