@@ -152,7 +152,9 @@ public final class PayoutProcess {
 
   /** Prints a start-up failure as one line on stderr (and the log) and gives the exit code. */
   public static int refuse(String process, StartupException e) {
-    log.error("cannot start process={} reason=\"{}\"", process, e.getMessage(), e.getCause());
+    // the message says it all; the cause's stack trace only at DEBUG
+    log.error("cannot start process={} reason=\"{}\"", process, e.getMessage());
+    log.debug("cannot start process={}", process, e);
     System.err.println(process + ": cannot start: " + e.getMessage());
     return StartupException.EXIT_CODE;
   }

@@ -369,7 +369,12 @@ public final class TonApiClient implements TonApi, AutoCloseable {
       return new TransportException(method, timeout, cause, true, send);
     }
     if (cause instanceof ConnectException) {
-      return new TransportException(method, "cannot connect to" + where + ": " + describe(cause), cause, false, false);
+      String detail = describe(cause);
+      if (detail.equals(cause.getClass().getName())) {
+        // the JDK's HttpClient gives no message here: say what it usually means
+        detail += " (nothing listens there, or the host is unreachable)";
+      }
+      return new TransportException(method, "cannot connect to" + where + ": " + detail, cause, false, false);
     }
     if (cause instanceof IOException || cause instanceof CancellationException) {
       return new TransportException(method, "connection to" + where + " failed: " + describe(cause), cause, false,
