@@ -40,15 +40,15 @@ final class ConnectionInfo {
     out.println();
     out.println("The local stack is up, with no load. Ctrl-C stops it.");
     out.println();
-    out.printf("  %-26s %s%n", BOOTSTRAP, bootstrap);
-    out.printf("  %-26s %s (user %s, no password: trust on localhost)%n", JDBC, run.stack().ledgerJdbcUrl(),
+    out.printf("  %-29s %s%n", BOOTSTRAP, bootstrap);
+    out.printf("  %-29s %s (user %s, no password: trust on localhost)%n", JDBC, run.stack().ledgerJdbcUrl(),
         run.stack().postgres().user());
-    run.stack().devnet().ifPresent(d -> out.printf("  %-26s %s (funded wallets: subwallets %d..%d)%n", "devnet (TON API)",
+    run.stack().devnet().ifPresent(d -> out.printf("  %-29s %s (funded wallets: subwallets %d..%d)%n", "devnet (TON API)",
         d.baseUrl(), run.wallets().firstSubwallet(), run.wallets().lastSubwallet()));
     for (ChildProcess child : run.processes().children()) {
-      out.printf("  %-26s %s  %s  %s%n", child.name() + " metrics, health", child.spec().opsUrl("/metrics"),
+      out.printf("  %-29s %s  %s  %s%n", child.name() + " metrics, health", child.spec().opsUrl("/metrics"),
           child.spec().opsUrl("/health/live"), child.spec().opsUrl("/health/ready"));
-      out.printf("  %-26s %s%n", child.name() + " log", child.spec().logFile());
+      out.printf("  %-29s %s%n", child.name() + " log", child.spec().logFile());
     }
     out.println();
     out.println(PRODUCE_HEADER + " (Apache Kafka's bin/ on the PATH; key and value separated by '|'):");

@@ -39,7 +39,7 @@ public final class StackRun implements AutoCloseable {
   private LocalStack stack;
   private StackProcesses processes;
   private BlockClock blockClock;
-  private boolean closed;
+  private volatile boolean closed;
 
   private StackRun(RunOptions options, PrintWriter out, Clock clock) {
     this.options = options;
@@ -229,6 +229,9 @@ public final class StackRun implements AutoCloseable {
     while (true) {
       // a child that dies is reported, and the stack stops: nothing would settle any more
       Optional<ChildProcess> dead = processes.firstDead();
+      if (closed) {
+        return;
+      }
       if (dead.isPresent()) {
         say("%s exited with code %d; last lines of %s:%n  %s", dead.get().name(), dead.get().exitCode().orElse(-1),
             dead.get().spec().logFile(), String.join("\n  ", dead.get().tail(10)));

@@ -91,6 +91,7 @@ class UpCommandTest {
             .containsPattern("payout_transfers_settled_total\\{[^}]*status=\"SETTLED\"[^}]*\\} 1\\.0")
             .containsPattern("ton_api_requests_seconds_count\\{[^}]*method=\"sendBocReturnHash\"[^}]*outcome=\"ok\"");
 
+        assertEveryDashboardMetricIsScraped(run, home.dir());
         assertTopicsCommandChangesNothing(bootstrap);
 
         long restartStarted = System.nanoTime();
@@ -171,6 +172,19 @@ class UpCommandTest {
   private static void awaitSettled(SettlementWatcher watcher, TransferRef ref) {
     await("settlement of " + ref).atMost(SETTLE_DEADLINE).until(() -> !watcher.settlements(ref).isEmpty());
     assertThat(watcher.settlements(ref).get(0).settlement().status()).isEqualTo(SettlementStatus.SETTLED);
+  }
+
+  /** The Grafana dashboard of docker-compose queries only series these two processes export. */
+  private static void assertEveryDashboardMetricIsScraped(StackRun run, Path checkout) throws Exception {
+    StringBuilder scrapes = new StringBuilder();
+    for (ChildProcess child : run.processes().children()) {
+      scrapes.append(Http.get(child.spec().opsUrl("/metrics")).body());
+    }
+    java.util.Set<String> names = DashboardQueries.metricNames(checkout);
+    names.removeAll(DashboardQueries.PROMETHEUS_OWN);
+    assertThat(names).isNotEmpty();
+    assertThat(names).as("dashboard metrics missing from the scrapes of streams-app and chain-poller")
+        .allMatch(name -> DashboardQueries.scraped(scrapes.toString(), name));
   }
 
   private static void assertTopicsCommandChangesNothing(String bootstrap) {
