@@ -147,6 +147,7 @@ class UpCommandTest {
     assertThat(body.get("status").asText()).isEqualTo("UP");
     assertThat(body.at("/checks/streams/detail").asText()).isEqualTo("state RUNNING");
     assertThat(body.at("/checks/tonApi/status").asText()).isEqualTo("UP");
+    assertThat(body.at("/checks/kafka/status").asText()).isEqualTo("UP");
     if (child.name().equals(ChildConfig.STREAMS_APP)) {
       assertThat(body.at("/checks/postgres/status").asText()).isEqualTo("UP");
     }

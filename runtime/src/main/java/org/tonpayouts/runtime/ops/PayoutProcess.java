@@ -24,7 +24,8 @@ import org.tonpayouts.ton.api.TonApi;
 
 /**
  * What streams-app and chain-poller do around their topology, in one place: refuse to start on a
- * TON API node whose clock is off or a missing topic; serve metrics and health on
+ * TON API node whose clock is off or a missing topic; serve metrics and health (Kafka Streams
+ * state, Kafka, the TON API and whatever the app adds, e.g. its database) on
  * {@code metrics.port}; close cleanly on SIGTERM; exit non-zero when Kafka Streams stops on an error.
  */
 public final class PayoutProcess {
@@ -121,6 +122,10 @@ public final class PayoutProcess {
         stopped.countDown();
       }
     });
+    // Kafka Streams stays RUNNING while the brokers are away: readiness asks the cluster too
+    AdminClients.Session kafka = AdminClients.open(config, name + "-health");
+    readinessChecks.put("kafka", new TimedCheck(new KafkaCheck(kafka.admin(), config.bootstrapServers(), CHECK_TIMEOUT
+        .minusMillis(500)), CHECK_TIMEOUT, Duration.ofSeconds(2), clock, checkExecutor));
     Health health = health(streams);
     OpsServer ops = config.metricsPort() == 0 ? null : OpsServer.start(config.metricsPort(), metrics::scrape, health);
     Thread hook = new Thread(() -> {
@@ -146,6 +151,7 @@ public final class PayoutProcess {
       if (ops != null) {
         ops.close();
       }
+      kafka.close();
       checkExecutor.shutdownNow();
     }
   }
