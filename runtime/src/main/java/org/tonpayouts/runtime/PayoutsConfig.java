@@ -70,7 +70,8 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String TON_API_KEY_DOC = "API key, sent only in the X-API-Key header. Empty: none.";
   public static final String TON_API_RPS_CONFIG = "ton.api.requests.per.second";
   private static final String TON_API_RPS_DOC =
-      "Client-side rate limit. toncenter allows 1/s without a key and 10 to 100/s with one.";
+      "Client-side rate limit of this process. toncenter allows 1/s without a key and 10 to 100/s with one; the"
+          + " processes sharing a key split it (README: Scaling out).";
   public static final String TON_API_TIMEOUT_MS_CONFIG = "ton.api.timeout.ms";
   private static final String TON_API_TIMEOUT_MS_DOC = "Per-call timeout of TON API requests.";
   public static final String TON_TESTNET_CONFIG = "ton.testnet";
