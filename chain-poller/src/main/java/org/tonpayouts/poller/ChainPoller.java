@@ -27,6 +27,7 @@ public final class ChainPoller implements AutoCloseable {
   private final Topology topology;
   private final KafkaStreams streams;
   private final PollerMetrics metrics;
+  private final CloseOptions closeOptions;
 
   /**
    * Builds (does not start) the poller.
@@ -37,6 +38,7 @@ public final class ChainPoller implements AutoCloseable {
   public ChainPoller(PayoutsConfig config, TonApi api, Clock clock, PollerMetrics metrics,
       Properties extraProperties) {
     Objects.requireNonNull(config, "config");
+    this.closeOptions = StreamsProperties.closeOptions(config, CLOSE_TIMEOUT);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.topology = ChainPollerTopology.build(api, clock, PollerSettings.from(config), metrics);
     Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG));
@@ -67,12 +69,12 @@ public final class ChainPoller implements AutoCloseable {
   /**
    * Commits and stops, leaving the consumer group: its partitions move to another instance (or
    * to this one restarted) at once instead of after the session timeout, which would leave every
-   * watched wallet unpolled for 45 s.
+   * watched wallet unpolled for 45 s. With static membership ({@code streams.group.instance.id})
+   * it stays in the group instead, so its own restart gets the same partitions back.
    */
   @Override
   public void close() {
-    streams.close(CloseOptions.timeout(CLOSE_TIMEOUT)
-        .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+    streams.close(closeOptions);
   }
 
   /** The handler type, for callers wiring their own {@link KafkaStreams}. */

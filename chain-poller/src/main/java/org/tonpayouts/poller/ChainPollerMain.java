@@ -1,16 +1,16 @@
 package org.tonpayouts.poller;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StartupException;
+import org.tonpayouts.runtime.ops.PayoutProcess;
+import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.ton.api.TonApiClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,13 +25,16 @@ import picocli.CommandLine.Option;
  * </pre>
  *
  * Every key of {@link PayoutsConfig} can also come from the environment ({@code PAYOUTS_*}, e.g.
- * {@code PAYOUTS_KAFKA_BOOTSTRAP_SERVERS}), which overrides the file. The process runs until
- * SIGTERM/SIGINT (clean close) or until Kafka Streams stops on a non-transient error (exit 1).
+ * {@code PAYOUTS_KAFKA_BOOTSTRAP_SERVERS}), which overrides the file. It refuses to start (exit 2,
+ * one line saying why) when the TON API node's clock is off or a topic is missing, serves metrics
+ * and health on {@code metrics.port}, and runs until SIGTERM/SIGINT (clean close) or until Kafka
+ * Streams stops on a non-transient error (exit 1).
  */
 @Command(name = "chain-poller", mixinStandardHelpOptions = true,
     description = "Watches submitted TON messages on chain and publishes payout.confirmations.")
 public final class ChainPollerMain implements Callable<Integer> {
   private static final Logger log = LoggerFactory.getLogger(ChainPollerMain.class);
+  static final String PROCESS = "chain-poller";
 
   @Option(names = "--config", paramLabel = "<file>", description = "Properties file (PayoutsConfig keys).")
   Path config;
@@ -46,27 +49,22 @@ public final class ChainPollerMain implements Callable<Integer> {
     log.info("chain-poller starting api={} bootstrap={} applicationId={} interval={} clockSkew={}",
         cfg.tonApi(), cfg.bootstrapServers(), cfg.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG),
         cfg.pollerInterval(), cfg.clockSkewMargin());
-    CountDownLatch stopped = new CountDownLatch(1);
-    try (TonApiClient api = new TonApiClient(cfg.tonApi())) {
-      ChainPoller poller = new ChainPoller(cfg, api, Clock.systemUTC(), new PollerMetrics(new SimpleMeterRegistry()),
-          new Properties());
-      poller.streams().setStateListener((now, before) -> {
-        log.info("state change from={} to={}", before, now);
-        if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
-          stopped.countDown();
+    Clock clock = Clock.systemUTC();
+    try (ProcessMetrics metrics = new ProcessMetrics(PROCESS);
+        TonApiClient api = new TonApiClient(cfg.tonApi(), metrics.registry())) {
+      PayoutProcess process = new PayoutProcess(PROCESS, cfg, Optional.ofNullable(config), metrics, clock);
+      try {
+        process.verifyNodeClock(api);
+        ChainPoller poller = new ChainPoller(cfg, api, clock, new PollerMetrics(metrics.registry()), new Properties());
+        try {
+          process.verifyTopics(poller.topology());
+          return process.runUntilStopped(poller.streams(), poller::start, poller::close);
+        } finally {
+          poller.close();
         }
-      });
-      Thread hook = new Thread(() -> {
-        log.info("shutdown requested: closing chain-poller");
-        poller.close();
-        stopped.countDown();
-      }, "chain-poller-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
-      poller.start();
-      stopped.await();
-      KafkaStreams.State state = poller.streams().state();
-      poller.close();
-      return state == KafkaStreams.State.ERROR ? 1 : 0;
+      } catch (StartupException e) {
+        return PayoutProcess.refuse(PROCESS, e);
+      }
     }
   }
 }

@@ -51,22 +51,37 @@ public final class ChildConfig {
     this.run = run;
   }
 
-  /** Writes streams-app's files; the wallet seed (devnet runs) goes into its environment. */
+  /** Writes streams-app's files; the wallet seed (devnet runs) goes into its environment. No metrics endpoint. */
   public ChildSpec streamsApp(Path jar) {
-    Map<String, String> props = common(STREAMS_APP);
+    return streamsApp(jar, 0);
+  }
+
+  /**
+   * Writes streams-app's files; the wallet seed (devnet runs) goes into its environment.
+   *
+   * @param metricsPort its {@code metrics.port} (metrics and health), 0 for none
+   */
+  public ChildSpec streamsApp(Path jar, int metricsPort) {
+    Map<String, String> props = common(STREAMS_APP, metricsPort);
     settings.walletSecretFile().ifPresent(f -> props.put(PayoutsConfig.WALLET_SECRET_FILE_CONFIG, f.toString()));
     Map<String, String> env = commonEnv();
     secrets.walletSeedHex().ifPresent(seed -> env.put(WalletSecrets.SEED_ENV, seed));
-    return write(STREAMS_APP, jar, props, env);
+    return write(STREAMS_APP, jar, props, env, metricsPort);
   }
 
-  /** Writes chain-poller's files; it never signs, so it gets no wallet secret. */
+  /** Writes chain-poller's files; it never signs, so it gets no wallet secret. No metrics endpoint. */
   public ChildSpec chainPoller(Path jar) {
-    return write(CHAIN_POLLER, jar, common(CHAIN_POLLER), commonEnv());
+    return chainPoller(jar, 0);
   }
 
-  private Map<String, String> common(String name) {
+  /** Writes chain-poller's files with {@code metrics.port} {@code metricsPort} (0: none). */
+  public ChildSpec chainPoller(Path jar, int metricsPort) {
+    return write(CHAIN_POLLER, jar, common(CHAIN_POLLER, metricsPort), commonEnv(), metricsPort);
+  }
+
+  private Map<String, String> common(String name, int metricsPort) {
     Map<String, String> props = new LinkedHashMap<>();
+    props.put(PayoutsConfig.METRICS_PORT_CONFIG, Integer.toString(metricsPort));
     props.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
     props.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, run.subdir(name + "-state").toString());
     props.put(PayoutsConfig.POSTGRES_URL_CONFIG, settings.postgresUrl());
@@ -87,7 +102,8 @@ public final class ChildConfig {
     return env;
   }
 
-  private ChildSpec write(String name, Path jar, Map<String, String> props, Map<String, String> env) {
+  private ChildSpec write(String name, Path jar, Map<String, String> props, Map<String, String> env,
+      int metricsPort) {
     // validate now, with the secrets the child will see, so a bad setting fails here and not in a child log
     Map<String, String> check = new LinkedHashMap<>();
     env.forEach((k, v) -> check.put(k, v));
@@ -99,7 +115,7 @@ public final class ChildConfig {
     writeProperties(config, props, name);
     writeString(logback, logbackXml(log, apiLog));
     return new ChildSpec(name, jar, config, logback, log, apiLog, run.file(name + "-gc.log"),
-        run.file(name + ".out"), env);
+        run.file(name + ".out"), env, metricsPort);
   }
 
   private static Map<String, String> withEnvNames(Map<String, String> props, Map<String, String> env) {

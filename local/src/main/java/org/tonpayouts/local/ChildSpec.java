@@ -15,9 +15,10 @@ import java.util.Map;
  * @param gcLog {@code -Xlog:gc} output, for the peak heap
  * @param consoleFile stdout and stderr of the JVM (anything outside Logback)
  * @param env environment variables added for the child; holds the secrets, never written to disk
+ * @param metricsPort the child's {@code metrics.port} (metrics and health on 127.0.0.1), 0 for none
  */
 public record ChildSpec(String name, Path jar, Path configFile, Path logbackFile, Path logFile, Path apiCallLog,
-                        Path gcLog, Path consoleFile, Map<String, String> env) {
+                        Path gcLog, Path consoleFile, Map<String, String> env, int metricsPort) {
   public static final String MAX_HEAP = "-Xmx256m";
 
   public ChildSpec {
@@ -29,6 +30,14 @@ public record ChildSpec(String name, Path jar, Path configFile, Path logbackFile
     return List.of(javaBinary.toString(), MAX_HEAP, "-XX:+ExitOnOutOfMemoryError",
         "-Xlog:gc:file=" + gcLog, "-Dlogback.configurationFile=" + logbackFile,
         "-jar", jar.toString(), "--config", configFile.toString());
+  }
+
+  /** {@code http://127.0.0.1:<metricsPort><path>}, e.g. for {@code /metrics} or {@code /health/ready}. */
+  public String opsUrl(String path) {
+    if (metricsPort == 0) {
+      throw new IllegalStateException(name + " has no metrics port");
+    }
+    return "http://127.0.0.1:" + metricsPort + path;
   }
 
   /** Shows the environment's names only: values may be secrets. */

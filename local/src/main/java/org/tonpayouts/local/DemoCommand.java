@@ -1,11 +1,8 @@
 package org.tonpayouts.local;
 
 import java.io.PrintWriter;
-import java.net.URI;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,24 +28,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--requests", defaultValue = "50", description = "Payout requests (default ${DEFAULT-VALUE}).")
   int requests;
 
-  @Option(names = "--ton-api-url", paramLabel = "<url>",
-      description = "A toncenter-compatible API (e.g. testnet) instead of devnet; the wallets must be funded.")
-  URI tonApiUrl;
-
-  @Option(names = "--wallet-secret-file", paramLabel = "<file>",
-      description = "Mnemonic or seed file of the paying key (required with --ton-api-url).")
-  Path walletSecretFile;
-
-  @Option(names = "--ton-api-key-file", paramLabel = "<file>", description = "File holding the API key, if any.")
-  Path tonApiKeyFile;
-
-  @Option(names = "--ton-api-rps", defaultValue = "1",
-      description = "Requests per second the children may make to --ton-api-url (default ${DEFAULT-VALUE},"
-          + " toncenter without a key).")
-  double tonApiRps;
-
-  @Option(names = "--testnet", description = "Write addresses in their testnet form (default: on with --ton-api-url).")
-  Boolean testnet;
+  @Mixin
+  TonApiOptions api;
 
   @Option(names = "--keep-running", description = "Keep the stack up after the summary until Ctrl-C.")
   boolean keepRunning;
@@ -56,18 +37,9 @@ public final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
-    if (tonApiUrl != null && walletSecretFile == null) {
-      throw new IllegalArgumentException("--ton-api-url needs --wallet-secret-file (the key of funded wallets)");
-    }
-    if (tonApiUrl == null && (walletSecretFile != null || tonApiKeyFile != null)) {
-      throw new IllegalArgumentException("--wallet-secret-file and --ton-api-key-file go with --ton-api-url;"
-          + " on devnet every run uses a fresh random key");
-    }
     Home home = Home.locate();
-    boolean onTestnet = testnet != null ? testnet : tonApiUrl != null;
-    RunOptions options = new RunOptions(wallets, stack.partitions, stack.blockInterval(), Optional.ofNullable(tonApiUrl),
-        Optional.ofNullable(walletSecretFile), Optional.ofNullable(tonApiKeyFile), tonApiRps, onTestnet,
-        Duration.ofSeconds(stack.timeoutSeconds), stack.dataDir(home), home);
+    boolean onTestnet = api.onTestnet();
+    RunOptions options = api.runOptions(wallets, stack, Duration.ofSeconds(stack.timeoutSeconds), home);
     Clock clock = Clock.systemUTC();
     long started = clock.millis();
     try (StackRun run = StackRun.start(options, out, clock)) {

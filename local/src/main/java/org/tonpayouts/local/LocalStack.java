@@ -45,7 +45,7 @@ public final class LocalStack implements AutoCloseable {
     try {
       EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start();
       started.add(kafka);
-      PipelineTopics.create(kafka.admin(), partitions);
+      PipelineTopics.create(kafka.admin(), kafka.bootstrapServers(), partitions);
       // synchronous_commit stays on (the class default): ledger commits reach the WAL before sendBoc
       EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
       started.add(postgres);

@@ -1,25 +1,29 @@
 package org.tonpayouts.local;
 
 import java.util.Set;
+import org.tonpayouts.runtime.topics.TopicsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The local stack launcher ({@code ./payouts}): {@code demo} (the default), {@code bench} and
- * {@code wallets}. Run from the checkout's root:
+ * The local stack launcher ({@code ./payouts}): {@code demo} (the default), {@code up}, {@code bench},
+ * {@code topics}, {@code wallets} and {@code config-table}. Run from the checkout's root:
  *
  * <pre>
  * ./payouts                                  # demo: 10 wallets, 50 requests, devnet with 400 ms blocks
+ * ./payouts up                               # the stack with no load until Ctrl-C, and how to connect
  * ./payouts bench --wallets 100 --block-ms 400
+ * ./payouts topics --config payouts.properties   # create or check the topics on any Kafka
  * ./payouts wallets --from 698983191 --count 5 --testnet --wallet-secret-file key.txt
  * </pre>
  */
 @Command(name = "payouts", mixinStandardHelpOptions = true, version = "ton-payouts local stack 0.1.0",
     description = "TON payouts on Kafka Streams: the whole pipeline on this machine.",
-    subcommands = {DemoCommand.class, BenchCommand.class, WalletsCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, TopicsCommand.class, WalletsCommand.class,
+        ConfigTableCommand.class, CommandLine.HelpCommand.class})
 public final class LocalStackMain {
-  private static final Set<String> TOP_LEVEL = Set.of("demo", "bench", "wallets", "help", "-h", "--help", "-V",
-      "--version");
+  private static final Set<String> TOP_LEVEL = Set.of("demo", "up", "bench", "topics", "wallets", "config-table",
+      "help", "-h", "--help", "-V", "--version");
 
   public static void main(String[] args) {
     System.exit(execute(args));

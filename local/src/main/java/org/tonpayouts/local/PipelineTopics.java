@@ -1,47 +1,47 @@
 package org.tonpayouts.local;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.topics.AdminClients;
+import org.tonpayouts.runtime.topics.TopicOutcome;
+import org.tonpayouts.runtime.topics.TopicProvisioner;
+import org.tonpayouts.runtime.topics.TopicSettings;
 import org.tonpayouts.schemas.Topic;
 import org.tonpayouts.schemas.Topics;
 
 /**
- * Creates every payout topic up front with one partition count. The count must be the same for all
- * of them: streams-app joins {@code payout.requests} and {@code payout.confirmations} by wallet key
- * in one task, which only works when both are partitioned alike.
+ * The payout topics of a single-broker stack (the local launcher, the end-to-end tests): what
+ * {@code payouts topics} does, with replication factor 1 and the default retention.
  */
 public final class PipelineTopics {
   private PipelineTopics() {}
 
-  /** Creates the topics of {@link Topics#ALL} (replication factor 1); existing ones are left as they are. */
-  public static void create(Admin admin, int partitions) {
-    if (partitions < 1) {
-      throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
+  /** Single-broker settings with {@code partitions} partitions per topic. */
+  public static TopicSettings singleBroker(int partitions) {
+    long retention = (Long) PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.TOPICS_RETENTION_MS_CONFIG);
+    return new TopicSettings(partitions, Optional.of((short) 1), retention);
+  }
+
+  /**
+   * Creates the topics of {@link Topics#ALL} that are missing; existing ones are checked.
+   *
+   * @throws IllegalStateException when an existing topic conflicts (another partition count)
+   */
+  public static void create(Admin admin, String bootstrapServers, int partitions) {
+    List<TopicOutcome> outcomes;
+    try {
+      outcomes = new TopicProvisioner(admin, bootstrapServers, AdminClients.TIMEOUT).provision(
+          Topics.ALL.stream().map(Topic::name).toList(), Topics.CO_PARTITIONED.stream().map(Topic::name).toList(),
+          singleBroker(partitions));
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("could not create the payout topics on " + bootstrapServers, e.getCause());
     }
-    List<NewTopic> topics = new ArrayList<>();
-    for (Topic<String, ?> topic : Topics.ALL) {
-      topics.add(new NewTopic(topic.name(), Optional.of(partitions), Optional.of((short) 1)));
+    List<String> conflicts = outcomes.stream().filter(TopicOutcome::isProblem).map(TopicOutcome::line).toList();
+    if (!conflicts.isEmpty()) {
+      throw new IllegalStateException("payout topics on " + bootstrapServers + " conflict: " + conflicts);
     }
-    admin.createTopics(topics).values().forEach((name, future) -> {
-      try {
-        future.get(30, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        if (!(e.getCause() instanceof TopicExistsException)) {
-          throw new IllegalStateException("could not create topic " + name, e.getCause());
-        }
-      } catch (TimeoutException e) {
-        throw new IllegalStateException("timed out creating topic " + name, e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted creating topic " + name, e);
-      }
-    });
   }
 }

@@ -46,16 +46,35 @@ public final class StackProcesses implements AutoCloseable {
       started.forEach(ChildProcess::close);
       throw e;
     }
-    return new StackProcesses(List.copyOf(started), Map.copyOf(groupByChild));
+    return new StackProcesses(new ArrayList<>(started), Map.copyOf(groupByChild));
   }
 
-  public List<ChildProcess> children() {
-    return children;
+  public synchronized List<ChildProcess> children() {
+    return List.copyOf(children);
   }
 
   /** A child that has exited (none should while the stack runs). */
-  public Optional<ChildProcess> firstDead() {
+  public synchronized Optional<ChildProcess> firstDead() {
     return children.stream().filter(c -> !c.isAlive()).findFirst();
+  }
+
+  /**
+   * Stops the child {@code name} with SIGTERM (a clean close: it commits and leaves its group) and
+   * starts it again from the same spec, the way an operator restarts one process.
+   *
+   * @return the new child
+   */
+  public synchronized ChildProcess restart(String name) {
+    for (int i = 0; i < children.size(); i++) {
+      ChildProcess old = children.get(i);
+      if (old.name().equals(name)) {
+        old.close();
+        ChildProcess fresh = ChildProcess.start(old.spec());
+        children.set(i, fresh);
+        return fresh;
+      }
+    }
+    throw new IllegalArgumentException("no child named " + name);
   }
 
   /**
@@ -73,7 +92,7 @@ public final class StackProcesses implements AutoCloseable {
             + " while starting; last lines of " + dead.get().spec().logFile() + ":\n  "
             + String.join("\n  ", dead.get().tail(15)));
       }
-      if (allGroupsStable(admin)) {
+      if (allGroupsStable(admin) && allChildrenReady()) {
         log.info("children ready groups={}", groupByChild.values());
         return;
       }
@@ -83,6 +102,16 @@ public final class StackProcesses implements AutoCloseable {
       }
       Thread.sleep(CHECK_EVERY.toMillis());
     }
+  }
+
+  /** Every child with a metrics port answers 200 on {@code /health/ready}. */
+  private boolean allChildrenReady() {
+    for (ChildProcess child : children()) {
+      if (child.spec().metricsPort() != 0 && !Http.isOk(child.spec().opsUrl("/health/ready"))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean allGroupsStable(Admin admin) {
@@ -103,7 +132,7 @@ public final class StackProcesses implements AutoCloseable {
   /** Stops chain-poller, then streams-app. Idempotent. */
   @Override
   public void close() {
-    List<ChildProcess> reversed = new ArrayList<>(children);
+    List<ChildProcess> reversed = new ArrayList<>(children());
     java.util.Collections.reverse(reversed);
     for (ChildProcess child : reversed) {
       child.close();

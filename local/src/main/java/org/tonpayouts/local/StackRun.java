@@ -39,7 +39,7 @@ public final class StackRun implements AutoCloseable {
   private LocalStack stack;
   private StackProcesses processes;
   private BlockClock blockClock;
-  private boolean closed;
+  private volatile boolean closed;
 
   private StackRun(RunOptions options, PrintWriter out, Clock clock) {
     this.options = options;
@@ -88,8 +88,8 @@ public final class StackRun implements AutoCloseable {
           wallets.lastSubwallet());
     }
     ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run);
-    List<ChildSpec> specs = List.of(config.streamsApp(options.home().streamsAppJar()),
-        config.chainPoller(options.home().chainPollerJar()));
+    List<ChildSpec> specs = List.of(config.streamsApp(options.home().streamsAppJar(), LocalPorts.free()),
+        config.chainPoller(options.home().chainPollerJar(), LocalPorts.free()));
     processes = StackProcesses.start(specs, Map.of(
         ChildConfig.STREAMS_APP, PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG)
             .toString(),
@@ -99,7 +99,7 @@ public final class StackRun implements AutoCloseable {
     for (ChildProcess child : processes.children()) {
       say("%s pid %d (java %s), log %s", child.name(), child.pid(), ChildSpec.MAX_HEAP, child.spec().logFile());
     }
-    say("waiting for streams-app and chain-poller to join their consumer groups ...");
+    say("waiting for streams-app and chain-poller to join their consumer groups and report ready ...");
     processes.awaitReady(stack.kafka().admin(), READY_TIMEOUT);
   }
 
@@ -226,7 +226,19 @@ public final class StackRun implements AutoCloseable {
   public void awaitInterrupt() throws InterruptedException {
     say("the stack keeps running: Kafka %s, PostgreSQL %s%s. Ctrl-C stops it.", stack.kafka().bootstrapServers(),
         stack.ledgerJdbcUrl(), stack.devnet().map(d -> ", devnet " + d.baseUrl()).orElse(""));
-    Thread.currentThread().join();
+    while (true) {
+      // a child that dies is reported, and the stack stops: nothing would settle any more
+      Optional<ChildProcess> dead = processes.firstDead();
+      if (closed) {
+        return;
+      }
+      if (dead.isPresent()) {
+        say("%s exited with code %d; last lines of %s:%n  %s", dead.get().name(), dead.get().exitCode().orElse(-1),
+            dead.get().spec().logFile(), String.join("\n  ", dead.get().tail(10)));
+        return;
+      }
+      Thread.sleep(1_000);
+    }
   }
 
   private void say(String format, Object... args) {

@@ -85,7 +85,7 @@ final class IntakeStack implements AutoCloseable {
 
   IntakeStack(Path tmp) throws Exception {
     kafka = remember(EmbeddedKafkaBroker.start());
-    PipelineTopics.create(kafka.admin(), PARTITIONS);
+    PipelineTopics.create(kafka.admin(), kafka.bootstrapServers(), PARTITIONS);
     EmbeddedPostgresServer postgres = SharedTestInfrastructure.postgres();
     String database = SharedTestInfrastructure.databaseName(IntakeStack.class);
     postgres.createDatabase(database);

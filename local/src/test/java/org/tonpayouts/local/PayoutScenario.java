@@ -112,7 +112,7 @@ final class PayoutScenario {
         Devnet devnet = Devnet.builder().blockInterval(BLOCK).start();
         TonApiClient api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(100_000));
         HikariDataSource ledgerDb = Ledger.pooledDataSource(jdbcUrl, postgres.user(), postgres.password(), 4)) {
-      PipelineTopics.create(admin, 3);
+      PipelineTopics.create(admin, bootstrapServers, 3);
       wallets.subwalletIds().forEach(id -> devnet.fund(wallets.address(id), 100_000_000_000L));
       PayoutsConfig config = config(runId, devnet.baseUrl(), jdbcUrl, postgres.user());
       PayoutsConfig pollerConfig = config(runId, pollerApi.apply(devnet), jdbcUrl, postgres.user());

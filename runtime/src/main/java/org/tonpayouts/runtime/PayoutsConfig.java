@@ -70,7 +70,8 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String TON_API_KEY_DOC = "API key, sent only in the X-API-Key header. Empty: none.";
   public static final String TON_API_RPS_CONFIG = "ton.api.requests.per.second";
   private static final String TON_API_RPS_DOC =
-      "Client-side rate limit. toncenter allows 1/s without a key and 10 to 100/s with one.";
+      "Client-side rate limit of this process. toncenter allows 1/s without a key and 10 to 100/s with one; the"
+          + " processes sharing a key split it (README: Scaling out).";
   public static final String TON_API_TIMEOUT_MS_CONFIG = "ton.api.timeout.ms";
   private static final String TON_API_TIMEOUT_MS_DOC = "Per-call timeout of TON API requests.";
   public static final String TON_TESTNET_CONFIG = "ton.testnet";
@@ -169,7 +170,31 @@ public final class PayoutsConfig extends AbstractConfig {
           + " the chain's time) to report a bounce; a busy wallet is read anyway, an idle one costs a read per block.";
 
   public static final String METRICS_PORT_CONFIG = "metrics.port";
-  private static final String METRICS_PORT_DOC = "Port of the Prometheus /metrics endpoint; 0 disables it.";
+  private static final String METRICS_PORT_DOC =
+      "Port of the process's HTTP endpoint: Prometheus text on /metrics, /health/live and /health/ready; 0 disables"
+          + " it. Each process needs its own port when both run on one host (PAYOUTS_METRICS_PORT per process).";
+
+  // ---- operations: topic provisioning, group membership (keys of the "run it in production" work)
+  public static final String TOPICS_PARTITIONS_CONFIG = "topics.partitions";
+  private static final String TOPICS_PARTITIONS_DOC =
+      "Partitions of every payout topic that `payouts topics` creates. It bounds the stream tasks, so how many"
+          + " instances and threads can share the wallets; payout.requests and payout.confirmations must have the same"
+          + " count. Changing it on a live deployment moves wallets between partitions: see the README's scaling section.";
+  public static final String TOPICS_REPLICATION_FACTOR_CONFIG = "topics.replication.factor";
+  private static final String TOPICS_REPLICATION_FACTOR_DOC =
+      "Replication factor of the payout topics that `payouts topics` creates; -1 takes the broker's"
+          + " default.replication.factor. Use 3 on a production cluster.";
+  public static final String TOPICS_RETENTION_MS_CONFIG = "topics.retention.ms";
+  private static final String TOPICS_RETENTION_MS_DOC =
+      "retention.ms of the payout topics (cleanup.policy is always delete: every topic is keyed by wallet, so"
+          + " compaction would drop all but a wallet's last event); -1 keeps events forever. Settlement consumers must"
+          + " read within it.";
+  public static final String STREAMS_GROUP_INSTANCE_ID_CONFIG = "streams.group.instance.id";
+  private static final String STREAMS_GROUP_INSTANCE_ID_DOC =
+      "Static group membership: a stable id per instance (e.g. the pod name; Kafka Streams adds the thread suffix)."
+          + " A restart within the session timeout gets its partitions back with no rebalance, and a clean stop keeps"
+          + " them reserved; a crashed instance's wallets then wait for the session timeout. Empty: dynamic membership,"
+          + " and a clean stop leaves the group so the partitions move at once.";
 
   public static final ConfigDef CONFIG = new ConfigDef()
       .define(KAFKA_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", Importance.HIGH, KAFKA_BOOTSTRAP_SERVERS_DOC)
@@ -224,7 +249,17 @@ public final class PayoutsConfig extends AbstractConfig {
           BATCH_INCOMPLETE_THRESHOLD_MS_DOC)
       .define(POLLER_BOUNCE_WINDOW_SECONDS_CONFIG, Type.INT, 30, Range.between(0, 3600), Importance.LOW,
           POLLER_BOUNCE_WINDOW_SECONDS_DOC)
-      .define(METRICS_PORT_CONFIG, Type.INT, 0, Range.between(0, 65535), Importance.LOW, METRICS_PORT_DOC);
+      .define(METRICS_PORT_CONFIG, Type.INT, 0, Range.between(0, 65535), Importance.LOW, METRICS_PORT_DOC)
+      .define(TOPICS_PARTITIONS_CONFIG, Type.INT, 12, Range.between(1, 10_000), Importance.MEDIUM, TOPICS_PARTITIONS_DOC)
+      .define(TOPICS_REPLICATION_FACTOR_CONFIG, Type.INT, -1, Range.between(-1, Short.MAX_VALUE), Importance.MEDIUM,
+          TOPICS_REPLICATION_FACTOR_DOC)
+      .define(TOPICS_RETENTION_MS_CONFIG, Type.LONG, 7 * 24 * 3_600_000L, ConfigDef.LambdaValidator.with(
+              (name, value) -> {
+                if (value == null || ((Long) value) == 0 || ((Long) value) < -1) {
+                  throw new ConfigException(name, value, "must be -1 (forever) or a positive number of milliseconds");
+                }
+              }, () -> "-1 or at least 1"), Importance.MEDIUM, TOPICS_RETENTION_MS_DOC)
+      .define(STREAMS_GROUP_INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, STREAMS_GROUP_INSTANCE_ID_DOC);
 
   public PayoutsConfig(Map<?, ?> values) {
     super(CONFIG, values, false);
@@ -391,6 +426,12 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public int metricsPort() {
     return getInt(METRICS_PORT_CONFIG);
+  }
+
+  /** The static group instance id, when static membership is configured. */
+  public Optional<String> groupInstanceId() {
+    String id = getString(STREAMS_GROUP_INSTANCE_ID_CONFIG);
+    return id.isBlank() ? Optional.empty() : Optional.of(id.trim());
   }
 
   /** Settings of the TON HTTP API client; the key stays wrapped until the client puts it in a header. */

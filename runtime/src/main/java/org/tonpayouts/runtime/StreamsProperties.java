@@ -1,8 +1,10 @@
 package org.tonpayouts.runtime;
 
+import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.StreamsConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
@@ -43,6 +45,20 @@ public final class StreamsProperties {
     props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectionProductionExceptionHandler.class);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+    // static membership when configured: Kafka Streams suffixes the id per stream thread
+    config.groupInstanceId().ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
     return props;
+  }
+
+  /**
+   * How a payout process closes its Kafka Streams: with dynamic membership it leaves the group, so
+   * its partitions move to the other instances (or to itself restarted) at once instead of after
+   * the session timeout; with static membership ({@code streams.group.instance.id}) it stays, so a
+   * restart within the session timeout gets the same partitions back without a rebalance.
+   */
+  public static CloseOptions closeOptions(PayoutsConfig config, Duration timeout) {
+    return CloseOptions.timeout(timeout).withGroupMembershipOperation(config.groupInstanceId().isPresent()
+        ? CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
+        : CloseOptions.GroupMembershipOperation.LEAVE_GROUP);
   }
 }

@@ -51,6 +51,12 @@ public final class Topics {
   public static final List<Topic<String, ?>> ALL = List.of(
       PAYOUT_REQUESTS, PAYOUT_SUBMISSIONS, PAYOUT_CONFIRMATIONS, PAYOUT_SETTLEMENTS, PAYOUT_REJECTED);
 
+  /**
+   * Topics that must have the same partition count: streams-app reads both in one task per
+   * partition, and the request queue and the confirmations of a wallet must meet in that task.
+   */
+  public static final List<Topic<String, ?>> CO_PARTITIONED = List.of(PAYOUT_REQUESTS, PAYOUT_CONFIRMATIONS);
+
   private Topics() {
   }
 

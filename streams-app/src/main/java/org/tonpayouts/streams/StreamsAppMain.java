@@ -1,13 +1,17 @@
 package org.tonpayouts.streams;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import org.apache.kafka.streams.KafkaStreams;
-import com.zaxxer.hikari.HikariDataSource;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StartupException;
+import org.tonpayouts.runtime.ops.DatabaseCheck;
+import org.tonpayouts.runtime.ops.PayoutProcess;
+import org.tonpayouts.runtime.ops.ProcessMetrics;
+import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.TonApiClient;
@@ -17,10 +21,20 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Entry point of the streams-app process. */
-@Command(name = "streams-app", mixinStandardHelpOptions = true,
+/**
+ * Entry point of the streams-app process. At start it refuses to run (exit 2, one line saying why)
+ * when the TON API node's clock is off, the ledger database cannot be reached or migrated, or a
+ * topic is missing; then it serves metrics and health on {@code metrics.port} and runs until
+ * SIGTERM (clean close, leaving the group) or a fatal Kafka Streams error (exit 1).
+ * {@code streams-app topics} creates the topics.
+ */
+@Command(name = "streams-app", mixinStandardHelpOptions = true, subcommands = TopicsCommand.class,
     description = "Issues TON payouts: one transaction at a time per WalletV4R2 subwallet.")
 public final class StreamsAppMain implements Callable<Integer> {
+  static final String PROCESS = "streams-app";
+  /** Ledger connections: issuing rounds, confirmations and the health check share them. */
+  private static final int LEDGER_POOL_SIZE = 4;
+
   @Option(names = "--config", description = "Properties file; PAYOUTS_* environment variables override it.")
   private Path configFile;
 
@@ -33,26 +47,65 @@ public final class StreamsAppMain implements Callable<Integer> {
     PayoutsConfig config = PayoutsConfig.load(Optional.ofNullable(configFile), System.getenv());
     WalletKey key = config.walletSecretFile().map(WalletSecrets::fromFile)
         .orElseGet(() -> WalletSecrets.fromEnvironment(System.getenv()));
-    CountDownLatch stopped = new CountDownLatch(1);
-    try (HikariDataSource dataSource = Ledger.pooledDataSource(config.postgresUrl(), config.postgresUser(),
-            config.postgresPassword(), 4);
-        TonApiClient api = new TonApiClient(config.tonApi());
-        StreamsApp app = new StreamsApp(config, key, api, dataSource, Clock.systemUTC(),
-            new PayoutMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()))) {
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        app.close();
-        stopped.countDown();
-      }, "streams-app-shutdown"));
-      // A stream thread that failed on something not transient stops the instance (ERROR): exit 1
-      // so the supervisor sees it, instead of idling as a healthy-looking process.
-      app.streams().setStateListener((now, before) -> {
-        if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
-          stopped.countDown();
+    Clock clock = Clock.systemUTC();
+    try (ProcessMetrics metrics = new ProcessMetrics(PROCESS);
+        TonApiClient api = new TonApiClient(config.tonApi(), metrics.registry())) {
+      PayoutProcess process = new PayoutProcess(PROCESS, config, Optional.ofNullable(configFile), metrics, clock);
+      try {
+        process.verifyNodeClock(api);
+        try (HikariDataSource dataSource = ledgerPool(config);
+            StreamsApp app = ledgerReady(config, () -> new StreamsApp(config, key, api, dataSource, clock,
+                new PayoutMetrics(metrics.registry())))) {
+          dataSource.setMetricRegistry(metrics.registry());
+          process.verifyTopics(app.topology());
+          process.readyWhen("postgres", new DatabaseCheck(dataSource, config.postgresUrl()));
+          return process.runUntilStopped(app.streams(), app::start, app::close);
         }
-      });
-      app.start();
-      stopped.await();
-      return app.streams().state() == KafkaStreams.State.ERROR ? 1 : 0;
+      } catch (StartupException e) {
+        return PayoutProcess.refuse(PROCESS, e);
+      }
     }
+  }
+
+  private static HikariDataSource ledgerPool(PayoutsConfig config) {
+    return ledgerReady(config, () -> Ledger.pooledDataSource(config.postgresUrl(), config.postgresUser(),
+        config.postgresPassword(), LEDGER_POOL_SIZE));
+  }
+
+  /**
+   * Runs a step that connects to the ledger database (the pool fails fast; the app migrates the
+   * schema with Flyway) and turns a database failure into a start-up refusal naming the URL, the
+   * user and the cause.
+   */
+  private static <T> T ledgerReady(PayoutsConfig config, java.util.function.Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (RuntimeException e) {
+      if (!isDatabaseFailure(e)) {
+        throw e;
+      }
+      throw new StartupException("cannot use the ledger database " + config.postgresUrl() + " as user "
+          + config.postgresUser() + ": " + rootDescription(e) + ". The database and the user must exist; the user"
+          + " needs CREATE on the database (streams-app migrates its schema with Flyway at start). See the README's"
+          + " production quick start.", e);
+    }
+  }
+
+  private static boolean isDatabaseFailure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException || t.getClass().getName().startsWith("org.flywaydb")
+          || t.getClass().getName().startsWith("com.zaxxer.hikari")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String rootDescription(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage().strip());
   }
 }

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.ton.address.TonAddress;
@@ -64,14 +65,26 @@ public final class TonApiClient implements TonApi, AutoCloseable {
   private final String apiRoot;
   private final HttpClient.Version version;
   private final AtomicLong requestsSent = new AtomicLong();
+  private final TonApiMetrics metrics;
   private volatile boolean closed;
 
   public TonApiClient(TonApiConfig config) {
-    this(config, HttpClient.newBuilder().connectTimeout(config.callTimeout()).build());
+    this(config, (MeterRegistry) null);
+  }
+
+  /** Records every HTTP request in {@code registry} ({@link TonApiMetrics}); null records nothing. */
+  public TonApiClient(TonApiConfig config, MeterRegistry registry) {
+    this(config, HttpClient.newBuilder().connectTimeout(config.callTimeout()).build(), registry);
   }
 
   /** Uses {@code http} for the requests (shared connection pools, proxies, TLS settings). */
   public TonApiClient(TonApiConfig config, HttpClient http) {
+    this(config, http, null);
+  }
+
+  /** Uses {@code http} for the requests and records them in {@code registry} (null: nowhere). */
+  public TonApiClient(TonApiConfig config, HttpClient http, MeterRegistry registry) {
+    this.metrics = new TonApiMetrics(registry);
     this.config = Objects.requireNonNull(config, "config");
     this.http = Objects.requireNonNull(http, "http");
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -277,8 +290,12 @@ public final class TonApiClient implements TonApi, AutoCloseable {
       String method, HttpRequest request, boolean send, Function<JsonNode, T> mapper,
       int attempt, CompletableFuture<T> result) {
     CompletableFuture<HttpResponse<byte[]>> response;
+    long[] startedAt = new long[1];
     try {
-      response = limiter.acquire().thenCompose(permit -> exchange(method, request, attempt));
+      response = limiter.acquire().thenCompose(permit -> {
+        startedAt[0] = System.nanoTime();
+        return exchange(method, request, attempt);
+      });
     } catch (RejectedExecutionException e) {
       result.completeExceptionally(new IllegalStateException("TonApiClient is closed", e));
       return;
@@ -293,15 +310,18 @@ public final class TonApiClient implements TonApi, AutoCloseable {
         if (error == null) {
           JsonNode node = parser.unwrap(method, r.statusCode(), r.body(),
               r.headers().firstValue("Retry-After"), send);
-          result.complete(mapper.apply(node));
+          T value = mapper.apply(node);
+          metrics.record(method, TonApiMetrics.Outcome.OK, since(startedAt[0]));
+          result.complete(value);
           return;
         }
-        failure = transportFailure(method, send, error);
+        failure = transportFailure(method, request.uri(), send, error);
       } catch (TonApiException e) {
         failure = e;
       } catch (RuntimeException e) {
         failure = new UnexpectedResponseException(method, "cannot read answer: " + e, e);
       }
+      metrics.record(method, TonApiMetrics.Outcome.of(failure), since(startedAt[0]));
       if (!send && failure.isTransient() && attempt < config.maxReadAttempts() && !closed) {
         retryLater(method, request, mapper, attempt, result, failure);
       } else {
@@ -356,12 +376,21 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     });
   }
 
-  private TonApiException transportFailure(String method, boolean send, Throwable error) {
+  private static Duration since(long startedAtNanos) {
+    return startedAtNanos == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - startedAtNanos);
+  }
+
+  /**
+   * What went wrong on the wire, naming the URL (without its query: no address or key material)
+   * and the exception class: the JDK's {@link ConnectException} often has no message at all.
+   */
+  private TonApiException transportFailure(String method, URI uri, boolean send, Throwable error) {
     Throwable cause = rootCause(error);
     if (cause instanceof TonApiException api) {
       return api;
     }
-    String timeout = "timed out after " + config.callTimeout();
+    String where = " " + withoutQuery(uri);
+    String timeout = "timed out after " + config.callTimeout() + where;
     if (cause instanceof HttpConnectTimeoutException) {
       return new TransportException(method, "connect " + timeout, cause, true, false);
     }
@@ -369,12 +398,35 @@ public final class TonApiClient implements TonApi, AutoCloseable {
       return new TransportException(method, timeout, cause, true, send);
     }
     if (cause instanceof ConnectException) {
-      return new TransportException(method, "cannot connect: " + cause.getMessage(), cause, false, false);
+      String detail = describe(cause);
+      if (detail.equals(cause.getClass().getName())) {
+        // the JDK's HttpClient gives no message here: say what it usually means
+        detail += " (nothing listens there, or the host is unreachable)";
+      }
+      return new TransportException(method, "cannot connect to" + where + ": " + detail, cause, false, false);
     }
     if (cause instanceof IOException || cause instanceof CancellationException) {
-      return new TransportException(method, "connection failed: " + cause, cause, false, send);
+      return new TransportException(method, "connection to" + where + " failed: " + describe(cause), cause, false,
+          send);
     }
-    return new UnexpectedResponseException(method, "request failed: " + cause, cause);
+    return new UnexpectedResponseException(method, "request to" + where + " failed: " + describe(cause), cause);
+  }
+
+  private static String withoutQuery(URI uri) {
+    String s = uri.toString();
+    int q = s.indexOf('?');
+    return q < 0 ? s : s.substring(0, q);
+  }
+
+  /** "ExceptionClass: message", with the first cause that has a message when this one has none. */
+  static String describe(Throwable e) {
+    String text = e.getClass().getName();
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return text + ": " + t.getMessage() + (t == e ? "" : " (" + t.getClass().getSimpleName() + ")");
+      }
+    }
+    return text;
   }
 
   private static Throwable rootCause(Throwable e) {

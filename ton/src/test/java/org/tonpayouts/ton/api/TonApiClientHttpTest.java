@@ -393,6 +393,52 @@ class TonApiClientHttpTest {
     });
   }
 
+  @Test
+  void shouldNameTheUrlAndTheExceptionClassWhenItCannotConnect() throws IOException {
+    int closedPort;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    TonApiClient api = client(TonApiConfig.of(URI.create("http://127.0.0.1:" + closedPort)).withMaxReadAttempts(1));
+
+    Throwable failure = failureOf(api.getWalletInformation(WALLET));
+
+    assertThat(failure.getMessage())
+        .startsWith("getWalletInformation: cannot connect to http://127.0.0.1:" + closedPort
+            + "/api/v2/getWalletInformation: java.net.ConnectException")
+        .doesNotContain("null")
+        .doesNotContain(WALLET.toRaw());
+  }
+
+  // ---------------------------------------------------------------- metrics
+
+  @Test
+  void shouldCountEveryRequestByMethodAndOutcomeWithItsLatency() {
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    client = new TonApiClient(fastConfig(), registry);
+    script.add(Reply.status(503, "{\"ok\":false,\"error\":\"Service unavailable\",\"code\":503}"));
+    script.add(Reply.status(429, "{\"ok\":false,\"result\":\"Ratelimit exceed\",\"code\":429}"));
+    script.add(Reply.ok(OK_WALLET));
+
+    client.getWalletInformation(WALLET).join();
+    client.getMasterchainInfo().join();
+
+    assertThat(requests(registry, "getWalletInformation", "server_error")).isEqualTo(1);
+    assertThat(requests(registry, "getWalletInformation", "rate_limited")).isEqualTo(1);
+    assertThat(requests(registry, "getWalletInformation", "ok")).isEqualTo(1);
+    assertThat(requests(registry, "getMasterchainInfo", "ok")).isEqualTo(1);
+    assertThat(registry.find(TonApiMetrics.REQUESTS).timers()).hasSize(4);
+    assertThat(registry.get(TonApiMetrics.REQUESTS).tag("method", "getMasterchainInfo").timer().totalTime(
+        java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
+  }
+
+  private static long requests(io.micrometer.core.instrument.MeterRegistry registry, String method, String outcome) {
+    io.micrometer.core.instrument.Timer timer = registry.find(TonApiMetrics.REQUESTS)
+        .tag("method", method).tag("outcome", outcome).timer();
+    return timer == null ? 0 : timer.count();
+  }
+
   // ---------------------------------------------------------------- rate limit
 
   @Test

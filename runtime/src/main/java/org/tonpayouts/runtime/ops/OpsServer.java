@@ -1,0 +1,124 @@
+package org.tonpayouts.runtime.ops;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The small HTTP endpoint of a payout process on {@code metrics.port}: {@code GET /metrics}
+ * (Prometheus text), {@code GET /health/live} and {@code GET /health/ready} (JSON, 200 when up,
+ * 503 when not). On the JDK's own HTTP server: three fixed paths need no framework.
+ */
+public final class OpsServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(OpsServer.class);
+  /** What Prometheus expects for the text exposition format. */
+  static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final ObjectMapper json = new ObjectMapper();
+  private final Supplier<String> metrics;
+  private final Health health;
+
+  private OpsServer(HttpServer server, ExecutorService executor, Supplier<String> metrics, Health health) {
+    this.server = server;
+    this.executor = executor;
+    this.metrics = metrics;
+    this.health = health;
+  }
+
+  /**
+   * Starts serving on every interface.
+   *
+   * @param port the port; 0 picks a free one (tests)
+   * @param metrics the Prometheus text, e.g. {@link ProcessMetrics#scrape()}
+   */
+  public static OpsServer start(int port, Supplier<String> metrics, Health health) {
+    Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(health, "health");
+    HttpServer server;
+    try {
+      server = HttpServer.create(new InetSocketAddress(port), 16);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot listen on metrics.port " + port + ": " + CheckResult.describe(e), e);
+    }
+    ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+      Thread t = new Thread(r, "ops-http");
+      t.setDaemon(true);
+      return t;
+    });
+    server.setExecutor(executor);
+    OpsServer ops = new OpsServer(server, executor, metrics, health);
+    server.createContext("/metrics", ops::metrics);
+    server.createContext("/health/live", exchange -> ops.health(exchange, health.liveness()));
+    server.createContext("/health/ready", exchange -> ops.health(exchange, health.readiness()));
+    server.createContext("/", ops::notFound);
+    server.start();
+    log.info("ops endpoint listening port={} paths=/metrics,/health/live,/health/ready", ops.port());
+    return ops;
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  private void metrics(HttpExchange exchange) throws IOException {
+    if (!exact(exchange, "/metrics")) {
+      return;
+    }
+    respond(exchange, 200, PROMETHEUS_CONTENT_TYPE, metrics.get());
+  }
+
+  private void health(HttpExchange exchange, Health.Report report) throws IOException {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("status", report.up() ? "UP" : "DOWN");
+    Map<String, Object> checks = new LinkedHashMap<>();
+    report.checks().forEach((name, r) -> checks.put(name, Map.of("status", r.up() ? "UP" : "DOWN",
+        "detail", r.detail())));
+    body.put("checks", checks);
+    respond(exchange, report.up() ? 200 : 503, "application/json", json.writeValueAsString(body));
+  }
+
+  private void notFound(HttpExchange exchange) throws IOException {
+    respond(exchange, 404, "text/plain; charset=utf-8", "not found: try /metrics, /health/live or /health/ready\n");
+  }
+
+  private boolean exact(HttpExchange exchange, String path) throws IOException {
+    if (!exchange.getRequestURI().getPath().equals(path)) {
+      notFound(exchange);
+      return false;
+    }
+    return true;
+  }
+
+  private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", contentType);
+    boolean head = "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
+    exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      if (!head) {
+        out.write(bytes);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}

@@ -1,0 +1,167 @@
+package org.tonpayouts.runtime.ops;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StartupException;
+import org.tonpayouts.runtime.topics.AdminClients;
+import org.tonpayouts.runtime.topics.RequiredTopics;
+import org.tonpayouts.schemas.Topic;
+import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.ton.api.TonApi;
+
+/**
+ * What streams-app and chain-poller do around their topology, in one place: refuse to start on a
+ * TON API node whose clock is off or a missing topic; serve metrics and health (Kafka Streams
+ * state, Kafka, the TON API and whatever the app adds, e.g. its database) on
+ * {@code metrics.port}; close cleanly on SIGTERM; exit non-zero when Kafka Streams stops on an error.
+ */
+public final class PayoutProcess {
+  private static final Logger log = LoggerFactory.getLogger(PayoutProcess.class);
+  /** The TON API check of readiness runs at most this often: probes must not spend the API budget. */
+  static final Duration TON_CHECK_EVERY = Duration.ofSeconds(10);
+  static final Duration CHECK_TIMEOUT = Duration.ofSeconds(3);
+
+  private final String name;
+  private final PayoutsConfig config;
+  private final Optional<Path> configFile;
+  private final ProcessMetrics metrics;
+  private final Clock clock;
+  private final Map<String, HealthCheck> readinessChecks = new LinkedHashMap<>();
+  private final ExecutorService checkExecutor = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "health-check");
+    t.setDaemon(true);
+    return t;
+  });
+
+  /**
+   * @param name the process, e.g. {@code streams-app}: the {@code application} tag and the log prefix
+   * @param configFile the file the configuration came from, quoted in the hints of start-up errors
+   */
+  public PayoutProcess(String name, PayoutsConfig config, Optional<Path> configFile, ProcessMetrics metrics,
+      Clock clock) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.config = Objects.requireNonNull(config, "config");
+    this.configFile = Objects.requireNonNull(configFile, "configFile");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Reads the TON API node's clock and refuses to start beyond {@code transfer.clock.skew.seconds};
+   * adds the same check (re-run at most every 10 s) to readiness.
+   *
+   * @throws StartupException naming the URL and the cause
+   */
+  public NodeClock.Reading verifyNodeClock(TonApi api) {
+    NodeClock nodeClock = new NodeClock(api, config.tonApi().baseUrl(), clock, config.clockSkewMargin(),
+        config.tonApi().callTimeout().multipliedBy(config.tonApi().maxReadAttempts()).plusSeconds(1));
+    NodeClock.Reading reading = nodeClock.verify();
+    log.info("ton api node clock checked url={} node_time={} skew_ms={} max_skew_s={}", reading.url(),
+        reading.nodeTime(), reading.skew().toMillis(), reading.maxSkew().toSeconds());
+    readinessChecks.put("tonApi", new TimedCheck(nodeClock.check(), CHECK_TIMEOUT, TON_CHECK_EVERY, clock,
+        checkExecutor));
+    return reading;
+  }
+
+  /**
+   * Checks that every topic {@code topology} reads or writes exists and that co-partitioned topics
+   * agree.
+   *
+   * @throws StartupException naming the missing topics and the command that creates them
+   */
+  public void verifyTopics(Topology topology) {
+    try (AdminClients.Session session = AdminClients.open(config, name + "-topic-check")) {
+      RequiredTopics.verify(session.admin(), config.bootstrapServers(), RequiredTopics.of(topology),
+          Topics.CO_PARTITIONED.stream().map(Topic::name).toList(), AdminClients.TIMEOUT,
+          RequiredTopics.createCommand(configFile));
+    }
+    log.info("topics checked process={} topics={}", name, RequiredTopics.of(topology));
+  }
+
+  /** Adds a readiness check that may block (a database): bounded to 3 s, re-run at most every 2 s. */
+  public PayoutProcess readyWhen(String checkName, HealthCheck check) {
+    readinessChecks.put(checkName, new TimedCheck(check, CHECK_TIMEOUT, Duration.ofSeconds(2), clock, checkExecutor));
+    return this;
+  }
+
+  /** The health of {@code streams} plus the readiness checks added so far. */
+  public Health health(KafkaStreams streams) {
+    Health health = new Health()
+        .live("streams", StreamsChecks.live(streams))
+        .ready("streams", StreamsChecks.ready(streams));
+    readinessChecks.forEach(health::ready);
+    return health;
+  }
+
+  /**
+   * Binds the streams' metrics, serves {@code metrics.port} (when not 0), starts the streams with
+   * {@code start}, and blocks until they stop: after SIGTERM/SIGINT (the hook runs {@code close}, a
+   * clean close) or when Kafka Streams stops on an error.
+   *
+   * @return 0 after a clean stop, 1 when Kafka Streams ended in ERROR
+   */
+  public int runUntilStopped(KafkaStreams streams, Runnable start, Runnable close) throws InterruptedException {
+    metrics.bind(streams);
+    CountDownLatch stopped = new CountDownLatch(1);
+    streams.setStateListener((now, before) -> {
+      log.info("state change process={} from={} to={}", name, before, now);
+      if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
+        stopped.countDown();
+      }
+    });
+    // Kafka Streams stays RUNNING while the brokers are away: readiness asks the cluster too
+    AdminClients.Session kafka = AdminClients.open(config, name + "-health");
+    readinessChecks.put("kafka", new TimedCheck(new KafkaCheck(kafka.admin(), config.bootstrapServers(), CHECK_TIMEOUT
+        .minusMillis(500)), CHECK_TIMEOUT, Duration.ofSeconds(2), clock, checkExecutor));
+    Health health = health(streams);
+    OpsServer ops = config.metricsPort() == 0 ? null : OpsServer.start(config.metricsPort(), metrics::scrape, health);
+    Thread hook = new Thread(() -> {
+      log.info("shutdown requested process={}: closing", name);
+      close.run();
+      stopped.countDown();
+    }, name + "-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      start.run();
+      stopped.await();
+      KafkaStreams.State state = streams.state();
+      if (state == KafkaStreams.State.ERROR) {
+        log.error("kafka streams stopped on an error process={}: exiting", name);
+      }
+      return state == KafkaStreams.State.ERROR ? 1 : 0;
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: the hook closes
+      }
+      if (ops != null) {
+        ops.close();
+      }
+      kafka.close();
+      checkExecutor.shutdownNow();
+    }
+  }
+
+  /** Prints a start-up failure as one line on stderr (and the log) and gives the exit code. */
+  public static int refuse(String process, StartupException e) {
+    // the message says it all; the cause's stack trace only at DEBUG
+    log.error("cannot start process={} reason=\"{}\"", process, e.getMessage());
+    log.debug("cannot start process={}", process, e);
+    System.err.println(process + ": cannot start: " + e.getMessage());
+    return StartupException.EXIT_CODE;
+  }
+}
