@@ -63,7 +63,7 @@ public final class StreamsApp implements AutoCloseable {
     metrics.batchIncomplete(clock, config.batchIncompleteThreshold());
     WalletTxDependencies deps = new WalletTxDependencies(round, ledger, subwallets, clock, metrics,
         new WalletTxDependencies.Settings(config.tickInterval(), config.clockSkewMargin(), config.verdictTimeout(),
-            config.walletBacklogMax(), config.dedupRetention()));
+            config.walletBacklogMax(), config.dedupRetention()), WalletTxDependencies.processOwner());
     return PayoutTopology.build(
         () -> new RequestValidationProcessor(validator, rules, clock, metrics),
         () -> new WalletTxProcessor(deps),

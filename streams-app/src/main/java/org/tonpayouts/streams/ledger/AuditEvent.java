@@ -55,7 +55,9 @@ public record AuditEvent(
     /** A transfer used all its attempts without any applying and was failed. */
     TRANSFER_GIVEN_UP,
     /** A transfer was failed before signing (e.g. the wallet cannot pay it). */
-    TRANSFER_REFUSED
+    TRANSFER_REFUSED,
+    /** A task that lost its partition (a zombie) tried to record a message: refused, nothing sent. */
+    FENCED_WRITE_REFUSED
   }
 
   public AuditEvent {

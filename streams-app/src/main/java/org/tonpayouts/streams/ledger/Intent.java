@@ -21,6 +21,8 @@ import org.tonpayouts.schemas.TransferRequest;
  * @param normalizedHash TEP-467 normalized hash, 64 lowercase hex, or null
  * @param boc the signed external message, base64
  * @param validUntil the message's {@code valid_until}; whole seconds, as the wallet reads it
+ * @param fence the recording task's claim on its partition: the ledger refuses the intent when a
+ *     newer owner took the partition (a zombie's); null only for tools and tests that own none
  */
 public record Intent(
     PayoutRequest request,
@@ -32,7 +34,8 @@ public record Intent(
     String messageHash,
     String normalizedHash,
     String boc,
-    Instant validUntil) {
+    Instant validUntil,
+    Ownership fence) {
 
   public Intent {
     Objects.requireNonNull(request, "request");
@@ -52,6 +55,13 @@ public record Intent(
     Objects.requireNonNull(validUntil, "validUntil");
     // The message carries valid_until as uint32 unix seconds; keep exactly what was signed.
     validUntil = validUntil.truncatedTo(ChronoUnit.SECONDS);
+  }
+
+  /** An intent recorded without a partition claim (tools and tests). */
+  public Intent(PayoutRequest request, String origin, int transferIndex, int attempt, String walletAddress, long seqno,
+      String messageHash, String normalizedHash, String boc, Instant validUntil) {
+    this(request, origin, transferIndex, attempt, walletAddress, seqno, messageHash, normalizedHash, boc, validUntil,
+        null);
   }
 
   public String requestId() {

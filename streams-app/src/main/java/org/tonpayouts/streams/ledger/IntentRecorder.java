@@ -82,11 +82,13 @@ public final class IntentRecorder {
     }
     Instant now = sql.now();
     List<RecordResult> results = sql.transaction("record " + intents.size() + " intents", c -> {
-      List<RequestRegistry.Registration> requests = intents.stream()
+      Map<Ownership, String> fenced = staleFences(c, intents);
+      List<Intent> owned = intents.stream().filter(i -> i.fence() == null || !fenced.containsKey(i.fence())).toList();
+      List<RequestRegistry.Registration> requests = owned.stream()
           .map(i -> new RequestRegistry.Registration(i.request(), i.walletAddress(), i.origin())).toList();
       Map<String, RequestConflict> conflicts = RequestRegistry.register(c, requests, now);
 
-      List<Intent> registered = intents.stream().filter(i -> !conflicts.containsKey(i.requestId())).toList();
+      List<Intent> registered = owned.stream().filter(i -> !conflicts.containsKey(i.requestId())).toList();
       List<Intent> candidates = firstPerTransferAndSeqno(registered);
       Set<List<String>> bound = bind(c, candidates, now);
       List<Intent> toInsert = candidates.stream().filter(i -> bound.contains(key(i))).toList();
@@ -96,7 +98,12 @@ public final class IntentRecorder {
       List<RecordResult> out = new ArrayList<>();
       for (Intent intent : intents) {
         RequestConflict conflict = conflicts.get(intent.requestId());
-        if (conflict != null) {
+        if (intent.fence() != null && fenced.containsKey(intent.fence())) {
+          out.add(new Refused(intent, Refusal.FENCED, fenced.get(intent.fence())));
+          AuditLog.insert(c, new AuditEvent(0, null, AuditEvent.Level.WARNING, AuditEvent.Type.FENCED_WRITE_REFUSED,
+              intent.subwalletId(), intent.walletAddress(), intent.requestId(), intent.transferId(), intent.seqno(),
+              intent.messageHash(), null, fenced.get(intent.fence()) + "; message not recorded, not sent"), now);
+        } else if (conflict != null) {
           out.add(new Refused(intent, Refusal.REQUEST_CONFLICT, conflict.reason()));
         } else if (bound.contains(key(intent))) {
           out.add(new Recorded(intent, inserted.get(intent.messageHash())));
@@ -108,6 +115,38 @@ public final class IntentRecorder {
     });
     results.forEach(IntentRecorder::logResult);
     return results;
+  }
+
+  /**
+   * The fences among the intents that are no longer their partition's current epoch, with what
+   * holds the partition now. The owners' rows are share-locked to the end of the transaction, so
+   * a new owner's take waits for this recording to commit, and then finds its rows in the ledger.
+   */
+  private static Map<Ownership, String> staleFences(Connection c, List<Intent> intents) throws SQLException {
+    List<Ownership> fences = intents.stream().map(Intent::fence).filter(java.util.Objects::nonNull).distinct().toList();
+    Map<Ownership, String> stale = new HashMap<>();
+    if (fences.isEmpty()) {
+      return stale;
+    }
+    Map<List<Object>, String[]> current = new HashMap<>();
+    try (PreparedStatement ps = c.prepareStatement("select application_id, partition, epoch, owner from partition_owners"
+        + " where (application_id, partition) in (select * from unnest(?::text[], ?::int4[])) for share")) {
+      ps.setArray(1, column(c, "text", fences, Ownership::applicationId));
+      ps.setArray(2, column(c, "int4", fences, Ownership::partition));
+      for (String[] row : LedgerSql.read(ps, rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3),
+          rs.getString(4)})) {
+        current.put(List.of(row[0], Integer.parseInt(row[1])), row);
+      }
+    }
+    for (Ownership fence : fences) {
+      String[] row = current.get(List.of(fence.applicationId(), fence.partition()));
+      if (row == null || Long.parseLong(row[2]) != fence.epoch()) {
+        stale.put(fence, "partition " + fence.partition() + " of " + fence.applicationId() + " is held by "
+            + (row == null ? "nobody" : "epoch " + row[2] + " (" + row[3] + ")") + ", this task holds epoch "
+            + fence.epoch() + ": not the owner any more");
+      }
+    }
+    return stale;
   }
 
   /**

@@ -14,6 +14,7 @@ import javax.sql.DataSource;
  *   <li>{@link #transfers()}: transfer outcomes without a message verdict (refused, aborted, bounced);
  *   <li>{@link #queries()}: histories for issuing rounds, look-ups, wallet figures;
  *   <li>{@link #audit()}: the audit log;
+ *   <li>{@link #owners()}: fencing epochs, so a zombie task records (and sends) nothing;
  *   <li>{@link LedgerSchema}: migrations and the connection pool.
  * </ul>
  *
@@ -28,6 +29,7 @@ public final class Ledger {
   private final TransferBook transfers;
   private final LedgerQueries queries;
   private final AuditLog audit;
+  private final PartitionOwners owners;
 
   /**
    * @param maxAttempts messages a transfer may have at most: the ledger refuses to record attempt
@@ -43,6 +45,7 @@ public final class Ledger {
     this.transfers = new TransferBook(sql);
     this.queries = new LedgerQueries(sql);
     this.audit = new AuditLog(sql);
+    this.owners = new PartitionOwners(sql);
   }
 
   public Ledger(DataSource dataSource, Clock clock) {
@@ -77,5 +80,10 @@ public final class Ledger {
 
   public AuditLog audit() {
     return audit;
+  }
+
+  /** Fencing epochs of the stream tasks' partitions. */
+  public PartitionOwners owners() {
+    return owners;
   }
 }

@@ -16,6 +16,8 @@ public sealed interface RecordResult {
 
   /** Why an intent was refused. */
   enum Refusal {
+    /** A newer owner took the recording task's partition: this task is a zombie. Sign and send nothing. */
+    FENCED,
     /** The requestId is recorded with other content: the request must be rejected. */
     REQUEST_CONFLICT,
     /** The transfer already has its terminal status. */

@@ -37,6 +37,7 @@ public final class PayoutMetrics {
   private final Counter verdictOverdue;
   private final Counter recheckRequested;
   private final Counter ledgerContradictions;
+  private final Counter fenced;
   /** Wallets whose head request is partly settled, and since when (this instance's tasks). */
   private final Map<String, Instant> partlySettled = new ConcurrentHashMap<>();
   private volatile Clock clock = Clock.systemUTC();
@@ -79,6 +80,9 @@ public final class PayoutMetrics {
         .description("Transfers handed back to the poller to re-establish their outcome from the chain").register(registry);
     ledgerContradictions = Counter.builder("ton.tx.ledger_contradiction")
         .description("Verdicts that contradicted the ledger (audited; an operator must look)").register(registry);
+    fenced = Counter.builder("ton.tx.fenced")
+        .description("Intents refused because a newer owner took the task's partition (a zombie instance): nothing"
+            + " was signed or sent; the counterpart of a lock timeout").register(registry);
     Gauge.builder("ton.tx.batch.incomplete", this, PayoutMetrics::incompleteBatches)
         .description("Requests with some transfers settled and others open for longer than the threshold")
         .register(registry);
@@ -135,6 +139,7 @@ public final class PayoutMetrics {
   public void verdictOverdue() { verdictOverdue.increment(); }
   public void recheckRequested() { recheckRequested.increment(); }
   public void ledgerContradiction() { ledgerContradictions.increment(); }
+  public void fenced() { fenced.increment(); }
 
   public void issuingRound(Duration took) {
     issuingRound.record(took);

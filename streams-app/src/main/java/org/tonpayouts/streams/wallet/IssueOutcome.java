@@ -38,4 +38,7 @@ public sealed interface IssueOutcome {
 
   /** The requestId is recorded with other content: reject this request. */
   record Conflict(IssueTask task, RequestConflict conflict) implements IssueOutcome {}
+
+  /** A newer owner took the task's partition: this task is a zombie and must sign and send nothing more. */
+  record Fenced(IssueTask task, String why) implements IssueOutcome {}
 }

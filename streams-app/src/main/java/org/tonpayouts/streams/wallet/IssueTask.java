@@ -4,6 +4,7 @@ import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferRequest;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
+import org.tonpayouts.streams.ledger.Ownership;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
@@ -14,8 +15,9 @@ import org.tonpayouts.ton.address.TonAddress;
  * @param queued the request at the head of the wallet's queue
  * @param wallet the subwallet's address
  * @param floor seqno of our newest message known to have applied (a fresh read must be above it); null: unknown
+ * @param fence the issuing task's claim on its partition, carried by every intent it records
  */
-public record IssueTask(WalletHead head, QueuedRequest queued, TonAddress wallet, Long floor) {
+public record IssueTask(WalletHead head, QueuedRequest queued, TonAddress wallet, Long floor, Ownership fence) {
 
   public PayoutRequest request() {
     return queued.request();

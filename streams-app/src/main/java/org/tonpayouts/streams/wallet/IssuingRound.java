@@ -103,9 +103,13 @@ public final class IssuingRound {
       if (result instanceof RecordResult.Recorded recorded) {
         toSend.add(planned.submitted(recorded.row()));
       } else if (result instanceof RecordResult.Refused refused) {
-        // Someone else wrote first, or the world moved: the next round reads the ledger again.
-        outcomes.add(new Deferred(planned.task, "ledger refused the intent: " + refused.refusal() + " ("
-            + refused.detail() + ")"));
+        if (refused.refusal() == RecordResult.Refusal.FENCED) {
+          outcomes.add(new IssueOutcome.Fenced(planned.task, refused.detail()));
+        } else {
+          // Someone else wrote first, or the world moved: the next round reads the ledger again.
+          outcomes.add(new Deferred(planned.task, "ledger refused the intent: " + refused.refusal() + " ("
+              + refused.detail() + ")"));
+        }
       }
     }
 
@@ -279,7 +283,7 @@ public final class IssuingRound {
     metrics.signed();
     return new Intent(task.request(), task.queued().origin(), task.transferIndex(), attempt, signed.wallet().toRaw(),
         signed.seqno(), signed.messageHash(), signed.normalizedHash(), signed.boc(),
-        Instant.ofEpochSecond(signed.validUntil()));
+        Instant.ofEpochSecond(signed.validUntil()), task.fence());
   }
 
   /** The transfer as the wallet will send it; a missing bounce flag follows the address's own flag. */

@@ -15,9 +15,22 @@ import org.tonpayouts.ton.wallet.Subwallets;
  * @param clock our clock: round pacing, the watchdog, timestamps (never expiry: that is the node's)
  * @param metrics the meters
  * @param settings the processor's settings
+ * @param owner this process as it signs its partition claims (host, pid and a random part)
  */
 public record WalletTxDependencies(
-    IssuingRound round, Ledger ledger, Subwallets subwallets, Clock clock, PayoutMetrics metrics, Settings settings) {
+    IssuingRound round, Ledger ledger, Subwallets subwallets, Clock clock, PayoutMetrics metrics, Settings settings,
+    String owner) {
+
+  /** A label unique to this process, for the partition claims it takes. */
+  public static String processOwner() {
+    String host;
+    try {
+      host = java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      host = "unknown-host";
+    }
+    return host + "/" + ProcessHandle.current().pid() + "/" + java.util.UUID.randomUUID().toString().substring(0, 8);
+  }
 
   /**
    * @param tickInterval how often ready wallets are issued together

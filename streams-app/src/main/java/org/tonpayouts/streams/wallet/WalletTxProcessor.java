@@ -30,6 +30,7 @@ import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.LedgerRow;
+import org.tonpayouts.streams.ledger.Ownership;
 import org.tonpayouts.streams.ledger.TransferDecision;
 import org.tonpayouts.streams.ledger.TransferHistory;
 import org.tonpayouts.streams.ledger.TransferRow;
@@ -78,6 +79,10 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   private KeyValueStore<String, WalletHead> heads;
   private WalletQueue queue;
   private RequestMemory memory;
+  /** This task's claim on its partition; every intent it records carries it. */
+  private Ownership ownership;
+  /** Set once a newer owner took the partition: this task is a zombie and issues nothing more. */
+  private boolean fenced;
 
   public WalletTxProcessor(WalletTxDependencies deps) {
     this.deps = deps;
@@ -90,6 +95,8 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     this.queue = new WalletQueue(context.getStateStore(WALLET_QUEUE_STORE));
     WindowStore<String, PayoutRequest> accepted = context.getStateStore(REQUEST_MEMORY_STORE);
     this.memory = new RequestMemory(accepted, deps.settings().dedupRetention());
+    // A new claim on the partition fences any older holder of it (a zombie) in the ledger.
+    this.ownership = deps.ledger().owners().take(context.applicationId(), context.taskId().partition(), deps.owner());
     // After a restart or rebalance: ready wallets continue, waiting ones are watched.
     try (KeyValueIterator<String, WalletHead> all = heads.all()) {
       while (all.hasNext()) {
@@ -321,7 +328,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
 
   /** One issuing round for every wallet that became ready since the last one. */
   private void issueReadyWallets() {
-    if (readyWallets.isEmpty()) {
+    if (readyWallets.isEmpty() || fenced) {
       return;
     }
     Instant started = deps.clock().instant();
@@ -341,7 +348,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
       TonAddress wallet = deps.subwallets().address(head.subwalletId());
       Long floor = head.lastAppliedSeqno() != null ? head.lastAppliedSeqno()
           : deps.ledger().queries().highestAppliedSeqno(wallet.toRaw()).orElse(null);
-      tasks.add(new IssueTask(head, queued, wallet, floor));
+      tasks.add(new IssueTask(head, queued, wallet, floor, ownership));
     }
     if (tasks.isEmpty()) {
       return;
@@ -372,6 +379,13 @@ public final class WalletTxProcessor implements Processor<String, Object, String
       deps.metrics().conflict();
       reject(key, task.queued(), c.conflict().reason());
       dropHeadRequest(key, head);
+    } else if (outcome instanceof IssueOutcome.Fenced f) {
+      deps.metrics().fenced();
+      if (!fenced) {
+        log.error("not the owner of partition {} any more, issuing nothing: {}", ownership.partition(), f.why());
+      }
+      fenced = true;
+      readyWallets.add(key);
     }
   }
 

@@ -46,9 +46,17 @@ class TransferBookTest {
   }
 
   @Test
-  void shouldHaveMigratedToTheLatestSchemaOnce() throws SQLException {
-    assertThat(Ledger.migrate(db.dataSource)).isZero();
-    assertThat(db.queryLong("select count(*) from flyway_schema_history where success")).isEqualTo(2);
+  void shouldHaveMigratedToTheLatestSchemaOnce() throws Exception {
+    java.nio.file.Path migrations = java.nio.file.Path.of(
+        TransferBookTest.class.getClassLoader().getResource("db/migration").toURI());
+    long files;
+    try (var list = java.nio.file.Files.list(migrations)) {
+      files = list.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
+    }
+
+    assertThat(Ledger.migrate(db.dataSource)).as("nothing left to apply").isZero();
+    assertThat(db.queryLong("select count(*) from flyway_schema_history where success")).isEqualTo(files)
+        .isGreaterThanOrEqualTo(3);
   }
 
   @Test

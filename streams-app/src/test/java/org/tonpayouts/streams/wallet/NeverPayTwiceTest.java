@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
@@ -39,6 +40,7 @@ import org.tonpayouts.streams.ledger.LedgerRow;
 import org.tonpayouts.streams.ledger.LedgerStatus;
 import org.tonpayouts.streams.ledger.RecordResult;
 import org.tonpayouts.streams.ledger.TransferStatus;
+import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
@@ -404,6 +406,38 @@ class NeverPayTwiceTest {
 
   private double gauge(String name) {
     return h.metrics.registry().get(name).gauge().value();
+  }
+
+  @Test
+  void shouldLetAZombieSignAndSendNothingOnceANewerOwnerTookItsPartition() throws Exception {
+    harness(Map.of());
+    long id = FIRST_SUBWALLET + 13;
+    TonAddress wallet = h.fund(id, 10 * TON);
+    PayoutRequest request = request("r", id, transfer("t", recipient(40), AMOUNT));
+    h.send(request); // instance A (the harness) has it queued
+    PayoutMetrics newOwnerMetrics = PayoutMetrics.inMemory();
+    // instance B gets the partition (A was paused past its session timeout, say): a newer epoch
+    try (TopologyTestDriver b = h.otherInstance(java.nio.file.Files.createTempDirectory("new-owner"),
+        newOwnerMetrics)) {
+      assertThat(h.issue()).as("the zombie signs and sends nothing").isEmpty();
+      assertThat(h.issue()).isEmpty();
+      assertThat(h.metrics.count("ton.tx.fenced")).isEqualTo(1);
+      assertThat(h.ledger.queries().attempts("r", "t")).isEmpty();
+
+      b.createInputTopic(Topics.PAYOUT_REQUESTS.name(), Serdes.String().serializer(), Serdes.ByteArray().serializer())
+          .pipeInput(Topics.walletKey(id), org.tonpayouts.streams.PayoutTestKit.json(request));
+      b.advanceWallClockTime(Duration.ofMillis(20));
+      Submission byNewOwner = b.createOutputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
+          Topics.PAYOUT_SUBMISSIONS.keySerde().deserializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().deserializer())
+          .readValue();
+      h.block();
+
+      assertThat(byNewOwner.requestId()).isEqualTo("r");
+      assertThat(h.paymentsTo(wallet, recipient(40))).as("paid once, by the owner").containsExactly(AMOUNT);
+      assertThat(newOwnerMetrics.count("ton.tx.fenced")).isZero();
+      assertThat(h.ledger.owners().current("wallet-tx-harness", 0)).singleElement()
+          .satisfies(owner -> assertThat(owner).startsWith("2 "));
+    }
   }
 
   @Test

@@ -105,6 +105,17 @@ final class WalletTxHarness implements AutoCloseable {
         Topics.PAYOUT_REJECTED.valueSerde().deserializer());
   }
 
+  /**
+   * Another streams-app instance of the same application on the same ledger and chain, with its
+   * own state: its task takes the partition (a newer epoch) when it starts.
+   */
+  TopologyTestDriver otherInstance(Path state, PayoutMetrics instanceMetrics) {
+    Properties props = StreamsProperties.base(config, "wallet-tx-harness");
+    props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
+    return new TopologyTestDriver(StreamsApp.topology(config, PayoutTestKit.KEY, api, ledger, appClock,
+        instanceMetrics), props, START);
+  }
+
   /** Restarts streams-app on its state with its clock {@code offset} away from the chain's. */
   void skewAppClock(Duration offset) {
     driver.close();

@@ -1,0 +1,88 @@
+package org.tonpayouts.streams.io;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One I/O thread that runs jobs in batches: it waits for a job, takes every job queued by then
+ * (from any stream task of the instance), and hands them to {@code runBatch} together, so a batch
+ * costs a fixed number of round trips whatever its size. Jobs submitted while a batch runs form
+ * the next one, so under load batches grow instead of queueing up.
+ *
+ * <p>{@code runBatch} must complete every job (deliver its result, or its failure) and must not
+ * throw; a throw is logged and the jobs of that batch are handed to {@code onCrash}.
+ */
+public final class Batcher<J> implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Batcher.class);
+
+  private final String name;
+  private final BlockingQueue<J> queue = new LinkedBlockingQueue<>();
+  private final Consumer<List<J>> runBatch;
+  private final Consumer<List<J>> onCrash;
+  private final Thread thread;
+  private volatile boolean closed;
+
+  public Batcher(String name, Consumer<List<J>> runBatch, Consumer<List<J>> onCrash) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.runBatch = Objects.requireNonNull(runBatch, "runBatch");
+    this.onCrash = Objects.requireNonNull(onCrash, "onCrash");
+    this.thread = new Thread(this::loop, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Queues {@code job} for the next batch; never blocks. */
+  public void submit(J job) {
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
+    queue.add(job);
+  }
+
+  /** Jobs waiting for a batch (not counting the one running). */
+  public int queued() {
+    return queue.size();
+  }
+
+  private void loop() {
+    while (!closed) {
+      List<J> batch = new ArrayList<>();
+      try {
+        J first = queue.poll(200, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        queue.drainTo(batch);
+        runBatch.accept(batch);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (RuntimeException | Error e) {
+        if (e instanceof VirtualMachineError vme) {
+          throw vme;
+        }
+        log.error("{} batch of {} jobs failed; handing them back error={}", name, batch.size(), e.toString(), e);
+        onCrash.accept(batch);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    thread.interrupt();
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(5));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
