@@ -100,9 +100,14 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final String TRANSFER_SEQNO_TIMEOUT_MS_CONFIG = "transfer.seqno.fetch.timeout.ms";
   private static final String TRANSFER_SEQNO_TIMEOUT_MS_DOC =
       "How long one issuing round waits for fresh seqno reads and sends before leaving slow wallets for the next round.";
-  public static final String TRANSFER_TICK_MS_CONFIG = "transfer.tick.interval.ms";
-  private static final String TRANSFER_TICK_MS_DOC =
-      "How often ready wallets are collected and issued together (reads and sends run concurrently).";
+  public static final String TRANSFER_RESEND_AFTER_MS_CONFIG = "transfer.resend.after.ms";
+  private static final String TRANSFER_RESEND_AFTER_MS_DOC =
+      "A sent message without a verdict after this long (a few blocks) is sent again, the same BOC (the wallet"
+          + " applies it at most once): external messages can be lost on their way to the validators.";
+  public static final String TRANSFER_RESEND_INTERVAL_MS_CONFIG = "transfer.resend.interval.ms";
+  private static final String TRANSFER_RESEND_INTERVAL_MS_DOC =
+      "After the first re-send, how often a message still without a verdict is sent again, until its valid_until;"
+          + " a failed send (429, 5xx, transport error) is retried sooner, backing off up to this.";
 
   public static final String TRANSFER_MAX_AMOUNT_NANO_CONFIG = "transfer.max.amount.nano";
   private static final String TRANSFER_MAX_AMOUNT_NANO_DOC =
@@ -222,7 +227,10 @@ public final class PayoutsConfig extends AbstractConfig {
           TRANSFER_CLOCK_SKEW_SECONDS_DOC)
       .define(TRANSFER_SEQNO_TIMEOUT_MS_CONFIG, Type.LONG, 5_000L, Range.atLeast(1), Importance.MEDIUM,
           TRANSFER_SEQNO_TIMEOUT_MS_DOC)
-      .define(TRANSFER_TICK_MS_CONFIG, Type.LONG, 10L, Range.atLeast(1), Importance.MEDIUM, TRANSFER_TICK_MS_DOC)
+      .define(TRANSFER_RESEND_AFTER_MS_CONFIG, Type.LONG, 1_200L, Range.atLeast(100), Importance.MEDIUM,
+          TRANSFER_RESEND_AFTER_MS_DOC)
+      .define(TRANSFER_RESEND_INTERVAL_MS_CONFIG, Type.LONG, 800L, Range.atLeast(100), Importance.MEDIUM,
+          TRANSFER_RESEND_INTERVAL_MS_DOC)
       .define(TRANSFER_MAX_AMOUNT_NANO_CONFIG, Type.LONG, 1_000_000_000_000L, Range.atLeast(1), Importance.HIGH,
           TRANSFER_MAX_AMOUNT_NANO_DOC)
       .define(REQUEST_MAX_TOTAL_NANO_CONFIG, Type.LONG, 1_000_000_000_000L, Range.atLeast(1), Importance.HIGH,
@@ -345,8 +353,12 @@ public final class PayoutsConfig extends AbstractConfig {
     return Duration.ofMillis(getLong(TRANSFER_SEQNO_TIMEOUT_MS_CONFIG));
   }
 
-  public Duration tickInterval() {
-    return Duration.ofMillis(getLong(TRANSFER_TICK_MS_CONFIG));
+  public Duration resendAfter() {
+    return Duration.ofMillis(getLong(TRANSFER_RESEND_AFTER_MS_CONFIG));
+  }
+
+  public Duration resendInterval() {
+    return Duration.ofMillis(getLong(TRANSFER_RESEND_INTERVAL_MS_CONFIG));
   }
 
   /** {@value #TRANSFER_MAX_AMOUNT_NANO_CONFIG}: the largest amount of one transfer. */

@@ -18,7 +18,9 @@ import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.streams.topology.PayoutTopology;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
+import org.tonpayouts.streams.io.Resender;
 import org.tonpayouts.streams.wallet.IssuingRound;
+import org.tonpayouts.streams.wallet.WalletIo;
 import org.tonpayouts.streams.wallet.WalletTxDependencies;
 import org.tonpayouts.streams.wallet.WalletTxProcessor;
 import org.tonpayouts.ton.api.TonApi;
@@ -35,14 +37,15 @@ public final class StreamsApp implements AutoCloseable {
 
   private final KafkaStreams streams;
   private final Topology topology;
+  private final Wiring wiring;
   private final PayoutsConfig config;
 
   public StreamsApp(PayoutsConfig config, WalletKey key, TonApi api, DataSource ledgerDataSource, Clock clock,
       PayoutMetrics metrics) {
     Ledger.migrate(ledgerDataSource);
     this.config = config;
-    this.topology = topology(config, key, api, new Ledger(ledgerDataSource, clock, config.maxAttempts()), clock,
-        metrics);
+    this.wiring = wire(config, key, api, new Ledger(ledgerDataSource, clock, config.maxAttempts()), clock, metrics);
+    this.topology = wiring.topology();
     Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG),
         metrics.registry());
     this.streams = new KafkaStreams(topology, props);
@@ -51,23 +54,38 @@ public final class StreamsApp implements AutoCloseable {
     streams.setUncaughtExceptionHandler(StreamThreadFailures.handler(t -> t instanceof LedgerException));
   }
 
+  /**
+   * The topology streams-app runs with the I/O threads its processors hand their work to; close it
+   * after the topology stopped.
+   */
+  public record Wiring(Topology topology, WalletIo io) implements AutoCloseable {
+    @Override
+    public void close() {
+      io.close();
+    }
+  }
+
   /** The topology streams-app runs, wired to its collaborators; driver and broker tests call this too. */
-  public static Topology topology(PayoutsConfig config, WalletKey key, TonApi api, Ledger ledger, Clock clock,
+  public static Wiring wire(PayoutsConfig config, WalletKey key, TonApi api, Ledger ledger, Clock clock,
       PayoutMetrics metrics) {
     Subwallets subwallets = new Subwallets(key, config.workchain());
     TransferSigner signer = new TransferSigner(subwallets);
+    Resender resender = new Resender(api, ledger, clock, new Resender.Settings(config.resendAfter(),
+        config.resendInterval()), metrics);
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
-        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics);
+        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, resender);
+    WalletIo io = new WalletIo(round, ledger, resender);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
     RequestRules rules = RequestRules.from(config);
     metrics.batchIncomplete(clock, config.batchIncompleteThreshold());
-    WalletTxDependencies deps = new WalletTxDependencies(round, ledger, subwallets, clock, metrics,
-        new WalletTxDependencies.Settings(config.tickInterval(), config.clockSkewMargin(), config.verdictTimeout(),
+    WalletTxDependencies deps = new WalletTxDependencies(io, ledger, subwallets, clock, metrics,
+        new WalletTxDependencies.Settings(config.clockSkewMargin(), config.verdictTimeout(),
             config.walletBacklogMax(), config.dedupRetention()), WalletTxDependencies.processOwner());
-    return PayoutTopology.build(
+    Topology topology = PayoutTopology.build(
         () -> new RequestValidationProcessor(validator, rules, clock, metrics),
         () -> new WalletTxProcessor(deps),
         config.dedupRetention());
+    return new Wiring(topology, io);
   }
 
   public Topology topology() {
@@ -91,5 +109,11 @@ public final class StreamsApp implements AutoCloseable {
   @Override
   public void close() {
     streams.close(StreamsProperties.closeOptions(config, Duration.ofSeconds(30)));
+    wiring.close();
+  }
+
+  /** The I/O threads of this instance's processors. */
+  public WalletIo io() {
+    return wiring.io();
   }
 }

@@ -40,7 +40,6 @@ public final class PayoutTestKit {
 
   public static PayoutsConfig config(Map<String, Object> overrides) {
     Map<String, Object> values = new HashMap<>();
-    values.put(PayoutsConfig.TRANSFER_TICK_MS_CONFIG, 10L);
     values.put(PayoutsConfig.TRANSFER_SEQNO_TIMEOUT_MS_CONFIG, 5_000L);
     values.put(PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG, (int) TTL.toSeconds());
     values.put(PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG, (int) SKEW.toSeconds());

@@ -28,6 +28,8 @@ public final class Batcher<J> implements AutoCloseable {
   private final Consumer<List<J>> onCrash;
   private final Thread thread;
   private volatile boolean closed;
+  /** Jobs submitted and not yet handed back (queued or in the running batch). */
+  private final java.util.concurrent.atomic.AtomicInteger unfinished = new java.util.concurrent.atomic.AtomicInteger();
 
   public Batcher(String name, Consumer<List<J>> runBatch, Consumer<List<J>> onCrash) {
     this.name = Objects.requireNonNull(name, "name");
@@ -43,7 +45,25 @@ public final class Batcher<J> implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException(name + " is closed");
     }
+    unfinished.incrementAndGet();
     queue.add(job);
+  }
+
+  /**
+   * Waits until every job submitted so far has been run (tests use it to step a topology
+   * deterministically; the pipeline itself never waits on a batcher).
+   *
+   * @return false when {@code timeout} passed first
+   */
+  public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (unfinished.get() > 0) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(1); // a test-only wait on another thread's progress
+    }
+    return true;
   }
 
   /** Jobs waiting for a batch (not counting the one running). */
@@ -62,6 +82,7 @@ public final class Batcher<J> implements AutoCloseable {
         batch.add(first);
         queue.drainTo(batch);
         runBatch.accept(batch);
+        unfinished.addAndGet(-batch.size());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -71,6 +92,7 @@ public final class Batcher<J> implements AutoCloseable {
         }
         log.error("{} batch of {} jobs failed; handing them back error={}", name, batch.size(), e.toString(), e);
         onCrash.accept(batch);
+        unfinished.addAndGet(-batch.size());
       }
     }
   }

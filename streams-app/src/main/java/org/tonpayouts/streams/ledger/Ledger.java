@@ -11,6 +11,7 @@ import javax.sql.DataSource;
  * <ul>
  *   <li>{@link #intents()}: messages recorded before they are sent, each transfer bound to one seqno;
  *   <li>{@link #transitions()}: the chain's verdicts on messages, and with them their transfers;
+ *   <li>{@link #verdicts()}: many verdicts in one transaction, aborting what they leave behind;
  *   <li>{@link #transfers()}: transfer outcomes without a message verdict (refused, aborted, bounced);
  *   <li>{@link #queries()}: histories for issuing rounds, look-ups, wallet figures;
  *   <li>{@link #audit()}: the audit log;
@@ -30,6 +31,7 @@ public final class Ledger {
   private final LedgerQueries queries;
   private final AuditLog audit;
   private final PartitionOwners owners;
+  private final VerdictRecorder verdicts;
 
   /**
    * @param maxAttempts messages a transfer may have at most: the ledger refuses to record attempt
@@ -46,6 +48,7 @@ public final class Ledger {
     this.queries = new LedgerQueries(sql);
     this.audit = new AuditLog(sql);
     this.owners = new PartitionOwners(sql);
+    this.verdicts = new VerdictRecorder(sql, transitions, transfers);
   }
 
   public Ledger(DataSource dataSource, Clock clock) {
@@ -80,6 +83,11 @@ public final class Ledger {
 
   public AuditLog audit() {
     return audit;
+  }
+
+  /** Many chain verdicts in one transaction (the wallet-tx processor's path). */
+  public VerdictRecorder verdicts() {
+    return verdicts;
   }
 
   /** Fencing epochs of the stream tasks' partitions. */

@@ -131,6 +131,20 @@ public final class LedgerQueries {
         rs -> LedgerSql.nullableLong(rs, "max"), wallet).get(0)));
   }
 
+  /** {@link #highestAppliedSeqno} of many wallets in one statement; wallets without one are absent. */
+  public Map<String, Long> highestAppliedSeqnos(List<String> walletAddresses) {
+    if (walletAddresses.isEmpty()) {
+      return Map.of();
+    }
+    List<String> wallets = walletAddresses.stream().map(w -> Checks.rawAddress(w, "walletAddress")).distinct().toList();
+    Map<String, Long> out = new HashMap<>();
+    sql.run("read the highest seqnos of " + wallets.size() + " wallets", c -> LedgerSql.query(c,
+        "select wallet_address, max(seqno) from ton_transactions where wallet_address = any(?)"
+            + " and status in ('CONFIRMED', 'FAILED') group by wallet_address",
+        rs -> out.put(rs.getString(1), rs.getLong(2)), (Object) c.createArrayOf("text", wallets.toArray())));
+    return out;
+  }
+
   /** Messages still waiting for the chain (SIGNED or SENT), by wallet and seqno: for recovery and audits. */
   public List<LedgerRow> unsettled() {
     return sql.run("read unsettled messages", c -> LedgerSql.query(c, "select " + LedgerRows.MESSAGE_COLUMNS

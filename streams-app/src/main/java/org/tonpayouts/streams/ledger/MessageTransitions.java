@@ -91,40 +91,7 @@ public final class MessageTransitions {
           + " fee=" + feeNano);
     }
     Instant now = sql.now();
-    VerdictResult result = sql.transaction("confirm message " + hash, c -> {
-      LedgerRow row = lockMessage(c, hash);
-      if (row == null) {
-        return new Unknown(hash);
-      }
-      TransferRow transfer = lockTransfer(c, row);
-      if (row.status() == LedgerStatus.CONFIRMED) {
-        return tx.equals(row.txHash()) ? new Repeated(row, transfer)
-            : contradicted(c, row, transfer, tx, "confirmed with tx " + row.txHash() + ", reported tx " + tx, now);
-      }
-      if (row.status() == LedgerStatus.FAILED || row.status() == LedgerStatus.RECONCILIATION_REQUIRED) {
-        return contradicted(c, row, transfer, tx, "the ledger holds the message as " + row.status(), now);
-      }
-      if (!transfer.status().isOpen()) {
-        return contradicted(c, row, transfer, tx, "the transfer is already " + transfer.status(), now);
-      }
-      List<Long> claimed = LedgerSql.query(c, "select id from ton_transactions where tx_hash = ? and status = 'CONFIRMED'",
-          rs -> rs.getLong(1), tx);
-      if (!claimed.isEmpty()) {
-        return contradicted(c, row, transfer, tx, "transaction " + tx + " already confirms another message", now);
-      }
-      supersedeOthers(c, row, now);
-      LedgerRow confirmed = LedgerSql.query(c, "update ton_transactions set status = 'CONFIRMED', tx_hash = ?, lt = ?,"
-              + " utime = ?, fee_nano = ?, updated_at = ?, settled_at = ? where id = ? returning "
-              + LedgerRows.MESSAGE_COLUMNS,
-          LedgerRows::message, tx, lt, utime, feeNano, now, now, row.id()).get(0);
-      TransferRow settled = settleTransfer(c, transfer, TransferStatus.SETTLED, null, hash, tx, now);
-      if (row.status() == LedgerStatus.EXPIRED) {
-        AuditLog.insert(c, AuditEvent.about(confirmed, Level.WARNING, Type.EXPIRY_OVERTURNED, tx,
-            "message judged expired (node time " + row.evidenceUtime() + ") applied after all in tx " + tx
-                + "; the transfer is paid once: all its messages carry seqno " + row.seqno()), now);
-      }
-      return new Applied(confirmed, settled);
-    });
+    VerdictResult result = sql.transaction("confirm message " + hash, c -> confirmIn(c, hash, tx, lt, utime, feeNano, now));
     logResult("CONFIRMED", hash, result);
     return result;
   }
@@ -138,28 +105,7 @@ public final class MessageTransitions {
     String tx = Checks.hashOrNull(txHash, "txHash");
     String why = LedgerSql.truncate(Checks.nonBlank(reason, "reason"));
     Instant now = sql.now();
-    VerdictResult result = sql.transaction("fail message " + hash, c -> {
-      LedgerRow row = lockMessage(c, hash);
-      if (row == null) {
-        return new Unknown(hash);
-      }
-      TransferRow transfer = lockTransfer(c, row);
-      if (row.status() == LedgerStatus.FAILED) {
-        return new Repeated(row, transfer);
-      }
-      if (row.status() == LedgerStatus.CONFIRMED || row.status() == LedgerStatus.RECONCILIATION_REQUIRED) {
-        return contradicted(c, row, transfer, tx, "the ledger holds the message as " + row.status(), now);
-      }
-      if (!transfer.status().isOpen()) {
-        return contradicted(c, row, transfer, tx, "the transfer is already " + transfer.status(), now);
-      }
-      supersedeOthers(c, row, now);
-      LedgerRow failed = LedgerSql.query(c, "update ton_transactions set status = 'FAILED', last_error = ?, tx_hash = ?,"
-              + " lt = ?, utime = ?, fee_nano = ?, updated_at = ?, settled_at = ? where id = ? returning "
-              + LedgerRows.MESSAGE_COLUMNS,
-          LedgerRows::message, why, tx, lt, utime, feeNano, now, now, row.id()).get(0);
-      return new Applied(failed, settleTransfer(c, transfer, TransferStatus.FAILED, why, hash, tx, now));
-    });
+    VerdictResult result = sql.transaction("fail message " + hash, c -> failIn(c, hash, why, tx, lt, utime, feeNano, now));
     logResult("FAILED", hash, result);
     return result;
   }
@@ -176,32 +122,7 @@ public final class MessageTransitions {
   public VerdictResult expire(String messageHash, long evidenceUtime) {
     String hash = Checks.hash(messageHash, "messageHash");
     Instant now = sql.now();
-    VerdictResult result = sql.transaction("expire message " + hash, c -> {
-      LedgerRow row = lockMessage(c, hash);
-      if (row == null) {
-        return new Unknown(hash);
-      }
-      TransferRow transfer = lockTransfer(c, row);
-      if (!row.status().isLive()) {
-        return new Repeated(row, transfer);
-      }
-      // The wallet refuses a message once valid_until <= now (exit code 36), "now" being the block's time.
-      if (evidenceUtime < row.validUntil().getEpochSecond()) {
-        return new TooEarly(row, evidenceUtime);
-      }
-      LedgerRow expired = LedgerSql.query(c, "update ton_transactions set status = 'EXPIRED', evidence_utime = ?,"
-              + " updated_at = ?, settled_at = ? where id = ? returning " + LedgerRows.MESSAGE_COLUMNS,
-          LedgerRows::message, evidenceUtime, now, now, row.id()).get(0);
-      if (transfer.status().isOpen() && transfer.attempts() >= maxAttempts) {
-        String why = "gave up after " + transfer.attempts() + " attempts: every message expired unapplied (seqno "
-            + row.seqno() + ", last valid_until " + row.validUntil().getEpochSecond() + ", node time " + evidenceUtime
-            + "); the wallet may be underfunded or the API unreachable";
-        TransferRow failed = settleTransfer(c, transfer, TransferStatus.FAILED, why, null, null, now);
-        AuditLog.insert(c, AuditEvent.about(failed, Level.WARNING, Type.TRANSFER_GIVEN_UP, why), now);
-        return new GaveUp(expired, failed);
-      }
-      return new Applied(expired, transfer);
-    });
+    VerdictResult result = sql.transaction("expire message " + hash, c -> expireIn(c, hash, evidenceUtime, now));
     logResult("EXPIRED", hash, result);
     return result;
   }
@@ -215,27 +136,116 @@ public final class MessageTransitions {
     String hash = Checks.hash(messageHash, "messageHash");
     String why = LedgerSql.truncate(Checks.nonBlank(reason, "reason"));
     Instant now = sql.now();
-    VerdictResult result = sql.transaction("flag message " + hash + " for reconciliation", c -> {
-      LedgerRow row = lockMessage(c, hash);
-      if (row == null) {
-        return new Unknown(hash);
-      }
-      TransferRow transfer = lockTransfer(c, row);
-      if (!transfer.status().isOpen()) {
-        return new Repeated(row, transfer);
-      }
-      LedgerRow flagged = row;
-      if (row.status().isLive()) {
-        flagged = LedgerSql.query(c, "update ton_transactions set status = 'RECONCILIATION_REQUIRED', last_error = ?,"
-                + " updated_at = ?, settled_at = ? where id = ? returning " + LedgerRows.MESSAGE_COLUMNS,
-            LedgerRows::message, why, now, now, row.id()).get(0);
-      }
-      TransferRow open = settleTransfer(c, transfer, TransferStatus.RECONCILIATION_REQUIRED, why, null, null, now);
-      AuditLog.insert(c, AuditEvent.about(flagged, Level.ERROR, Type.RECONCILIATION_REQUIRED, null, why), now);
-      return new Applied(flagged, open);
-    });
+    VerdictResult result = sql.transaction("flag message " + hash + " for reconciliation", c -> reconcileIn(c, hash, why, now));
     logResult("RECONCILIATION_REQUIRED", hash, result);
     return result;
+  }
+
+  VerdictResult confirmIn(Connection c, String hash, String tx, long lt, Long utime, Long feeNano, Instant now)
+      throws SQLException {
+    LedgerRow row = lockMessage(c, hash);
+    if (row == null) {
+      return new Unknown(hash);
+    }
+    TransferRow transfer = lockTransfer(c, row);
+    if (row.status() == LedgerStatus.CONFIRMED) {
+      return tx.equals(row.txHash()) ? new Repeated(row, transfer)
+          : contradicted(c, row, transfer, tx, "confirmed with tx " + row.txHash() + ", reported tx " + tx, now);
+    }
+    if (row.status() == LedgerStatus.FAILED || row.status() == LedgerStatus.RECONCILIATION_REQUIRED) {
+      return contradicted(c, row, transfer, tx, "the ledger holds the message as " + row.status(), now);
+    }
+    if (!transfer.status().isOpen()) {
+      return contradicted(c, row, transfer, tx, "the transfer is already " + transfer.status(), now);
+    }
+    List<Long> claimed = LedgerSql.query(c, "select id from ton_transactions where tx_hash = ? and status = 'CONFIRMED'",
+        rs -> rs.getLong(1), tx);
+    if (!claimed.isEmpty()) {
+      return contradicted(c, row, transfer, tx, "transaction " + tx + " already confirms another message", now);
+    }
+    supersedeOthers(c, row, now);
+    LedgerRow confirmed = LedgerSql.query(c, "update ton_transactions set status = 'CONFIRMED', tx_hash = ?, lt = ?,"
+            + " utime = ?, fee_nano = ?, updated_at = ?, settled_at = ? where id = ? returning "
+            + LedgerRows.MESSAGE_COLUMNS,
+        LedgerRows::message, tx, lt, utime, feeNano, now, now, row.id()).get(0);
+    TransferRow settled = settleTransfer(c, transfer, TransferStatus.SETTLED, null, hash, tx, now);
+    if (row.status() == LedgerStatus.EXPIRED) {
+      AuditLog.insert(c, AuditEvent.about(confirmed, Level.WARNING, Type.EXPIRY_OVERTURNED, tx,
+          "message judged expired (node time " + row.evidenceUtime() + ") applied after all in tx " + tx
+              + "; the transfer is paid once: all its messages carry seqno " + row.seqno()), now);
+    }
+    return new Applied(confirmed, settled);
+  }
+
+  VerdictResult failIn(Connection c, String hash, String why, String tx, Long lt, Long utime, Long feeNano, Instant now)
+      throws SQLException {
+    LedgerRow row = lockMessage(c, hash);
+    if (row == null) {
+      return new Unknown(hash);
+    }
+    TransferRow transfer = lockTransfer(c, row);
+    if (row.status() == LedgerStatus.FAILED) {
+      return new Repeated(row, transfer);
+    }
+    if (row.status() == LedgerStatus.CONFIRMED || row.status() == LedgerStatus.RECONCILIATION_REQUIRED) {
+      return contradicted(c, row, transfer, tx, "the ledger holds the message as " + row.status(), now);
+    }
+    if (!transfer.status().isOpen()) {
+      return contradicted(c, row, transfer, tx, "the transfer is already " + transfer.status(), now);
+    }
+    supersedeOthers(c, row, now);
+    LedgerRow failed = LedgerSql.query(c, "update ton_transactions set status = 'FAILED', last_error = ?, tx_hash = ?,"
+            + " lt = ?, utime = ?, fee_nano = ?, updated_at = ?, settled_at = ? where id = ? returning "
+            + LedgerRows.MESSAGE_COLUMNS,
+        LedgerRows::message, why, tx, lt, utime, feeNano, now, now, row.id()).get(0);
+    return new Applied(failed, settleTransfer(c, transfer, TransferStatus.FAILED, why, hash, tx, now));
+  }
+
+  VerdictResult expireIn(Connection c, String hash, long evidenceUtime, Instant now) throws SQLException {
+    LedgerRow row = lockMessage(c, hash);
+    if (row == null) {
+      return new Unknown(hash);
+    }
+    TransferRow transfer = lockTransfer(c, row);
+    if (!row.status().isLive()) {
+      return new Repeated(row, transfer);
+    }
+    // The wallet refuses a message once valid_until <= now (exit code 36), "now" being the block's time.
+    if (evidenceUtime < row.validUntil().getEpochSecond()) {
+      return new TooEarly(row, evidenceUtime);
+    }
+    LedgerRow expired = LedgerSql.query(c, "update ton_transactions set status = 'EXPIRED', evidence_utime = ?,"
+            + " updated_at = ?, settled_at = ? where id = ? returning " + LedgerRows.MESSAGE_COLUMNS,
+        LedgerRows::message, evidenceUtime, now, now, row.id()).get(0);
+    if (transfer.status().isOpen() && transfer.attempts() >= maxAttempts) {
+      String why = "gave up after " + transfer.attempts() + " attempts: every message expired unapplied (seqno "
+          + row.seqno() + ", last valid_until " + row.validUntil().getEpochSecond() + ", node time " + evidenceUtime
+          + "); the wallet may be underfunded or the API unreachable";
+      TransferRow failed = settleTransfer(c, transfer, TransferStatus.FAILED, why, null, null, now);
+      AuditLog.insert(c, AuditEvent.about(failed, Level.WARNING, Type.TRANSFER_GIVEN_UP, why), now);
+      return new GaveUp(expired, failed);
+    }
+    return new Applied(expired, transfer);
+  }
+
+  VerdictResult reconcileIn(Connection c, String hash, String why, Instant now) throws SQLException {
+    LedgerRow row = lockMessage(c, hash);
+    if (row == null) {
+      return new Unknown(hash);
+    }
+    TransferRow transfer = lockTransfer(c, row);
+    if (!transfer.status().isOpen()) {
+      return new Repeated(row, transfer);
+    }
+    LedgerRow flagged = row;
+    if (row.status().isLive()) {
+      flagged = LedgerSql.query(c, "update ton_transactions set status = 'RECONCILIATION_REQUIRED', last_error = ?,"
+              + " updated_at = ?, settled_at = ? where id = ? returning " + LedgerRows.MESSAGE_COLUMNS,
+          LedgerRows::message, why, now, now, row.id()).get(0);
+    }
+    TransferRow open = settleTransfer(c, transfer, TransferStatus.RECONCILIATION_REQUIRED, why, null, null, now);
+    AuditLog.insert(c, AuditEvent.about(flagged, Level.ERROR, Type.RECONCILIATION_REQUIRED, null, why), now);
+    return new Applied(flagged, open);
   }
 
   private static LedgerRow lockMessage(Connection c, String hash) throws SQLException {
@@ -273,7 +283,7 @@ public final class MessageTransitions {
     return new Contradicted(row, transfer, why);
   }
 
-  private static void logResult(String verdict, String hash, VerdictResult result) {
+  static void logResult(String verdict, String hash, VerdictResult result) {
     if (result instanceof Applied a) {
       log.info("ledger verdict={} applied subwallet={} request={} transfer={} attempt={} seqno={} hash={} transfer_status={}",
           verdict, a.message().subwalletId(), a.message().requestId(), a.message().transferId(), a.message().attempt(),

@@ -1,5 +1,7 @@
 package org.tonpayouts.streams.ledger;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -79,16 +81,49 @@ public final class TransferBook {
     if (fromIndex >= request.transfers().size()) {
       return List.of();
     }
-    return sql.transaction("abort transfers of " + request.requestId(), c -> {
-      if (!RequestRegistry.register(c, List.of(new RequestRegistry.Registration(request, wallet, origin)), now)
-          .isEmpty()) {
-        return List.of(); // the id belongs to another request: nothing of this one is recorded
-      }
-      return LedgerSql.query(c, "update payout_transfers set status = 'ABORTED', reason = ?, updated_at = ?,"
-              + " settled_at = ? where request_id = ? and transfer_index >= ? and status = 'OPEN' and seqno is null"
-              + " returning " + LedgerRows.TRANSFER_COLUMNS,
-          LedgerRows::transfer, why, now, now, request.requestId(), fromIndex);
-    });
+    return sql.transaction("abort transfers of " + request.requestId(),
+        c -> abortRestIn(c, request, origin, wallet, fromIndex, why, now));
+  }
+
+  /** {@link #abortRest} inside the caller's transaction. */
+  List<TransferRow> abortRestIn(Connection c, PayoutRequest request, String origin, String wallet, int fromIndex,
+      String why, Instant now) throws SQLException {
+    if (fromIndex >= request.transfers().size()) {
+      return List.of();
+    }
+    if (!RequestRegistry.register(c, List.of(new RequestRegistry.Registration(request, wallet, origin)), now)
+        .isEmpty()) {
+      return List.of(); // the id belongs to another request: nothing of this one is recorded
+    }
+    return LedgerSql.query(c, "update payout_transfers set status = 'ABORTED', reason = ?, updated_at = ?,"
+            + " settled_at = ? where request_id = ? and transfer_index >= ? and status = 'OPEN' and seqno is null"
+            + " returning " + LedgerRows.TRANSFER_COLUMNS,
+        LedgerRows::transfer, why, now, now, request.requestId(), fromIndex);
+  }
+
+  /** {@link #recordBounce} inside the caller's transaction. */
+  TransferDecision recordBounceIn(Connection c, String requestId, String transferId, String tx, long returnedNano,
+      String detail, Instant now) throws SQLException {
+    List<TransferRow> rows = LedgerSql.query(c, "select " + LedgerRows.TRANSFER_COLUMNS + " from payout_transfers"
+        + " where request_id = ? and transfer_id = ? for update", LedgerRows::transfer, requestId, transferId);
+    if (rows.isEmpty()) {
+      return new Refused("no such transfer");
+    }
+    TransferRow transfer = rows.get(0);
+    if (transfer.bounceTxHash() != null) {
+      return new AlreadyDecided(transfer);
+    }
+    if (transfer.status() != TransferStatus.SETTLED) {
+      return new Refused("the transfer is " + transfer.status() + ", not SETTLED");
+    }
+    TransferRow bounced = LedgerSql.query(c, "update payout_transfers set bounce_tx_hash = ?, returned_nano = ?,"
+            + " bounced_at = ?, updated_at = ? where request_id = ? and transfer_id = ? returning "
+            + LedgerRows.TRANSFER_COLUMNS,
+        LedgerRows::transfer, tx, returnedNano, now, now, requestId, transferId).get(0);
+    AuditLog.insert(c, new AuditEvent(0, null, Level.WARNING, Type.BOUNCE, bounced.subwalletId(),
+        bounced.walletAddress(), requestId, transferId, bounced.seqno(), bounced.messageHash(), tx,
+        detail == null ? "payout bounced back: " + returnedNano + " nanotons returned" : detail), now);
+    return new Decided(bounced);
   }
 
   /**
@@ -99,28 +134,8 @@ public final class TransferBook {
       String detail) {
     String tx = Checks.hash(bounceTxHash, "bounceTxHash");
     Instant now = sql.now();
-    TransferDecision decision = sql.transaction("record a bounce of " + requestId + "/" + transferId, c -> {
-      List<TransferRow> rows = LedgerSql.query(c, "select " + LedgerRows.TRANSFER_COLUMNS + " from payout_transfers"
-          + " where request_id = ? and transfer_id = ? for update", LedgerRows::transfer, requestId, transferId);
-      if (rows.isEmpty()) {
-        return new Refused("no such transfer");
-      }
-      TransferRow transfer = rows.get(0);
-      if (transfer.bounceTxHash() != null) {
-        return new AlreadyDecided(transfer);
-      }
-      if (transfer.status() != TransferStatus.SETTLED) {
-        return new Refused("the transfer is " + transfer.status() + ", not SETTLED");
-      }
-      TransferRow bounced = LedgerSql.query(c, "update payout_transfers set bounce_tx_hash = ?, returned_nano = ?,"
-              + " bounced_at = ?, updated_at = ? where request_id = ? and transfer_id = ? returning "
-              + LedgerRows.TRANSFER_COLUMNS,
-          LedgerRows::transfer, tx, returnedNano, now, now, requestId, transferId).get(0);
-      AuditLog.insert(c, new AuditEvent(0, null, Level.WARNING, Type.BOUNCE, bounced.subwalletId(),
-          bounced.walletAddress(), requestId, transferId, bounced.seqno(), bounced.messageHash(), tx,
-          detail == null ? "payout bounced back: " + returnedNano + " nanotons returned" : detail), now);
-      return new Decided(bounced);
-    });
+    TransferDecision decision = sql.transaction("record a bounce of " + requestId + "/" + transferId,
+        c -> recordBounceIn(c, requestId, transferId, tx, returnedNano, detail, now));
     log.info("ledger bounce request={} transfer={} tx={} returned={} decision={}", requestId, transferId, tx,
         returnedNano, decision.getClass().getSimpleName());
     return decision;

@@ -38,6 +38,7 @@ public final class PayoutMetrics {
   private final Counter recheckRequested;
   private final Counter ledgerContradictions;
   private final Counter fenced;
+  private final Counter resent;
   /** Wallets whose head request is partly settled, and since when (this instance's tasks). */
   private final Map<String, Instant> partlySettled = new ConcurrentHashMap<>();
   private volatile Clock clock = Clock.systemUTC();
@@ -83,6 +84,9 @@ public final class PayoutMetrics {
     fenced = Counter.builder("ton.tx.fenced")
         .description("Intents refused because a newer owner took the task's partition (a zombie instance): nothing"
             + " was signed or sent; the counterpart of a lock timeout").register(registry);
+    resent = Counter.builder("ton.tx.resent")
+        .description("Re-sends of the same signed message (no verdict after a few blocks, or a failed send)")
+        .register(registry);
     Gauge.builder("ton.tx.batch.incomplete", this, PayoutMetrics::incompleteBatches)
         .description("Requests with some transfers settled and others open for longer than the threshold")
         .register(registry);
@@ -140,6 +144,7 @@ public final class PayoutMetrics {
   public void recheckRequested() { recheckRequested.increment(); }
   public void ledgerContradiction() { ledgerContradictions.increment(); }
   public void fenced() { fenced.increment(); }
+  public void resent() { resent.increment(); }
 
   public void issuingRound(Duration took) {
     issuingRound.record(took);

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.streams.io.Resender;
 import org.tonpayouts.streams.ledger.AuditEvent;
 import org.tonpayouts.streams.ledger.Intent;
 import org.tonpayouts.streams.ledger.Ledger;
@@ -65,18 +66,22 @@ public final class IssuingRound {
   private final Clock clock;
   private final Settings settings;
   private final PayoutMetrics metrics;
+  private final Resender resender;
 
+  /** @param resender re-sends the round's messages that get no verdict (same BOC) */
   public IssuingRound(TonApi api, TransferSigner signer, Ledger ledger, Clock clock, Settings settings,
-      PayoutMetrics metrics) {
+      PayoutMetrics metrics, Resender resender) {
     this.api = api;
     this.signer = signer;
     this.ledger = ledger;
     this.clock = clock;
     this.settings = settings;
     this.metrics = metrics;
+    this.resender = resender;
   }
 
-  public List<IssueOutcome> run(List<IssueTask> tasks) {
+  public List<IssueOutcome> run(List<IssueTask> given) {
+    List<IssueTask> tasks = withFloors(given);
     List<IssueOutcome> outcomes = new ArrayList<>();
     List<Submitted> toSend = new ArrayList<>();
     List<Planned> needMessage = new ArrayList<>();
@@ -116,6 +121,20 @@ public final class IssuingRound {
     sendAll(toSend.stream().filter(s -> !s.recheck()).map(Submitted::message).toList());
     outcomes.addAll(toSend);
     return outcomes;
+  }
+
+  /**
+   * The tasks with the stale-read guard's floor filled in from the ledger where the wallet's state
+   * did not know it (a new wallet, or one recovered after lost state): one statement for all.
+   */
+  private List<IssueTask> withFloors(List<IssueTask> tasks) {
+    List<String> unknown = tasks.stream().filter(t -> t.floor() == null).map(t -> t.wallet().toRaw()).toList();
+    if (unknown.isEmpty()) {
+      return tasks;
+    }
+    Map<String, Long> floors = ledger.queries().highestAppliedSeqnos(unknown);
+    return tasks.stream().map(t -> t.floor() != null ? t
+        : new IssueTask(t.head(), t.queued(), t.wallet(), floors.get(t.wallet().toRaw()), t.fence())).toList();
   }
 
   /** What the ledger alone decides for a task; null when the task needs a new message. */
@@ -318,6 +337,7 @@ public final class IssuingRound {
               answer.hash());
         }
         sent.add(row.messageHash());
+        resender.watch(row, true);
       } else {
         String why = send.isDone() ? causeOf(send) : "send timed out";
         // Delivered or not, the message is watched until the chain decides (DESIGN.md, safe-retry rule).
@@ -325,6 +345,7 @@ public final class IssuingRound {
         metrics.sendError();
         log.warn("send not acknowledged subwallet={} request={} transfer={} seqno={} hash={} reason={}",
             row.subwalletId(), row.requestId(), row.transferId(), row.seqno(), row.messageHash(), why);
+        resender.watch(row, false);
       }
     }
     ledger.transitions().markSent(sent);

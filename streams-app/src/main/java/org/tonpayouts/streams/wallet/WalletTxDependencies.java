@@ -9,7 +9,7 @@ import org.tonpayouts.ton.wallet.Subwallets;
 /**
  * What the wallet-tx processor needs from outside Kafka, and its settings.
  *
- * @param round the issuing round (reads, signing, ledger intents, sends)
+ * @param io the instance's I/O threads: issuing rounds, verdict batches, re-checks, re-sends
  * @param ledger the ledger, written before every event
  * @param subwallets subwallet addresses
  * @param clock our clock: round pacing, the watchdog, timestamps (never expiry: that is the node's)
@@ -18,7 +18,7 @@ import org.tonpayouts.ton.wallet.Subwallets;
  * @param owner this process as it signs its partition claims (host, pid and a random part)
  */
 public record WalletTxDependencies(
-    IssuingRound round, Ledger ledger, Subwallets subwallets, Clock clock, PayoutMetrics metrics, Settings settings,
+    WalletIo io, Ledger ledger, Subwallets subwallets, Clock clock, PayoutMetrics metrics, Settings settings,
     String owner) {
 
   /** A label unique to this process, for the partition claims it takes. */
@@ -33,12 +33,11 @@ public record WalletTxDependencies(
   }
 
   /**
-   * @param tickInterval how often ready wallets are issued together
    * @param clockSkew margin past valid_until before a missing verdict is overdue
    * @param verdictTimeout how long past valid_until + skew a verdict may take before the watchdog re-checks
    * @param backlogMax requests one wallet may have queued
    * @param dedupRetention how long accepted requestIds are remembered at intake
    */
-  public record Settings(Duration tickInterval, Duration clockSkew, Duration verdictTimeout, int backlogMax,
+  public record Settings(Duration clockSkew, Duration verdictTimeout, int backlogMax,
       Duration dedupRetention) {}
 }

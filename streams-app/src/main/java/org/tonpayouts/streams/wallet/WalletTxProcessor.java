@@ -5,12 +5,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -26,15 +26,19 @@ import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Rejected;
 import org.tonpayouts.schemas.Settlement;
+import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.streams.io.Inbox;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.LedgerRow;
 import org.tonpayouts.streams.ledger.Ownership;
+import org.tonpayouts.streams.ledger.RecordedVerdict;
 import org.tonpayouts.streams.ledger.TransferDecision;
 import org.tonpayouts.streams.ledger.TransferHistory;
 import org.tonpayouts.streams.ledger.TransferRow;
 import org.tonpayouts.streams.ledger.TransferStatus;
+import org.tonpayouts.streams.ledger.VerdictCommand;
 import org.tonpayouts.streams.ledger.VerdictResult;
 import org.tonpayouts.streams.wallet.IssueOutcome.Conflict;
 import org.tonpayouts.streams.wallet.IssueOutcome.Decided;
@@ -45,15 +49,19 @@ import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * The wallet state machine: per subwallet a FIFO of accepted requests and at most one transfer
- * waiting for the chain (invariant 3), driven by requests, the chain poller's verdicts and two
- * wall-clock punctuations (the issuing round for ready wallets, and the watchdog for transfers
- * whose verdict is overdue).
+ * waiting for the chain (invariant 3), driven by requests, the chain poller's verdicts and the
+ * results of the I/O it hands to {@link WalletIo}.
  *
- * <p>Every decision is written to the ledger first; the events (submissions, settlements,
- * rejections) and the store changes then commit together in the task's exactly-once transaction,
- * and a crash in between is resumed from the ledger. A transfer keeps the seqno of its first
- * message for every attempt, so whatever any verdict says, the wallet applies at most one of its
- * messages.
+ * <p>The stream thread never waits on the network or the database. Accepting a request is a
+ * store write; a wallet that becomes ready is handed to the instance's issuing rounds at once; a
+ * verdict is handed to the ledger's verdict batches. Their results come back through this task's
+ * {@link Inbox} and are applied here, on the stream thread, after checking that the wallet is
+ * still where it was when the work was handed over. Every decision is in the ledger before its
+ * events are forwarded; the events and the store changes commit together in the task's
+ * exactly-once transaction, and work in flight when a process dies is found again in the ledger.
+ *
+ * <p>Punctuations run only while there is something to wait for (results in flight, deferred
+ * wallets, transfers awaiting a verdict), so an idle instance makes no commits.
  */
 public final class WalletTxProcessor implements Processor<String, Object, String, Object> {
   public static final String NAME = "wallet-tx";
@@ -66,14 +74,18 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   public static final String REJECTED_SINK = org.tonpayouts.streams.topology.PayoutTopology.REJECTED_SINK;
 
   private static final Logger log = LoggerFactory.getLogger(WalletTxProcessor.class);
+  private static final Duration WORK_INTERVAL = Duration.ofMillis(2);
   private static final Duration WATCHDOG_INTERVAL = Duration.ofSeconds(1);
+  /** How long a wallet whose round deferred it (stale read, API trouble) waits before the next try. */
+  private static final Duration DEFER = Duration.ofMillis(250);
+  /** How long a verdict the ledger could not record waits before it is tried again. */
+  private static final Duration VERDICT_RETRY = Duration.ofSeconds(1);
 
   private final WalletTxDependencies deps;
-  /** Wallets to include in the next issuing round. */
-  private final Set<String> readyWallets = new LinkedHashSet<>();
-  /** Wallets waiting for a verdict, and when to re-check them without one (the watchdog's index). */
-  private final Map<String, Instant> awaiting = new HashMap<>();
-  /** Wallets this task reported as partly settled (forgotten on close). */
+  private final Inbox inbox = new Inbox();
+  private final WalletIndex index = new WalletIndex();
+  /** Verdicts the ledger could not record, to try again, with when. */
+  private final Map<VerdictCommand, Instant> verdictRetries = new HashMap<>();
   private final Set<String> reportedPartlySettled = new HashSet<>();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, WalletHead> heads;
@@ -83,6 +95,8 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   private Ownership ownership;
   /** Set once a newer owner took the partition: this task is a zombie and issues nothing more. */
   private boolean fenced;
+  private Cancellable work;
+  private Cancellable watchdog;
 
   public WalletTxProcessor(WalletTxDependencies deps) {
     this.deps = deps;
@@ -97,15 +111,18 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     this.memory = new RequestMemory(accepted, deps.settings().dedupRetention());
     // A new claim on the partition fences any older holder of it (a zombie) in the ledger.
     this.ownership = deps.ledger().owners().take(context.applicationId(), context.taskId().partition(), deps.owner());
-    // After a restart or rebalance: ready wallets continue, waiting ones are watched.
+    // After a restart or a rebalance: ready wallets continue, and every wallet that waits for a
+    // verdict is looked up in the ledger at once (a verdict recorded just before the crash).
     try (KeyValueIterator<String, WalletHead> all = heads.all()) {
       while (all.hasNext()) {
         KeyValue<String, WalletHead> entry = all.next();
         track(entry.key, entry.value);
+        if (entry.value.awaitingVerdict()) {
+          recheck(entry.key, entry.value, true);
+        }
       }
     }
-    context.schedule(deps.settings().tickInterval(), PunctuationType.WALL_CLOCK_TIME, t -> issueReadyWallets());
-    context.schedule(WATCHDOG_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> recheckOverdue());
+    afterWork();
   }
 
   @Override
@@ -115,6 +132,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
 
   @Override
   public void process(Record<String, Object> record) {
+    inbox.drain();
     if (record.value() instanceof PayoutRequest request) {
       accept(record.key(), request, Instant.ofEpochMilli(record.timestamp()));
     } else if (record.value() instanceof Confirmation confirmation) {
@@ -123,6 +141,57 @@ public final class WalletTxProcessor implements Processor<String, Object, String
       throw new IllegalStateException("wallet-tx got a record it cannot handle: key=" + record.key() + " type="
           + (record.value() == null ? "null" : record.value().getClass().getName()));
     }
+    afterWork();
+  }
+
+  // ---- scheduling: hand over what is ready, punctuate only while something is pending ----------
+
+  /** Hands every ready wallet to the issuing rounds and keeps the punctuations to what is pending. */
+  private void afterWork() {
+    if (!fenced) {
+      Instant now = now();
+      for (String key : index.readyToHandOver(now)) {
+        handOver(key);
+      }
+    }
+    boolean working = inbox.pending() > 0 || index.hasDeferred() || !verdictRetries.isEmpty();
+    if (working && work == null) {
+      work = context.schedule(WORK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> onWorkTick());
+    } else if (!working && work != null) {
+      work.cancel();
+      work = null;
+    }
+    boolean awaiting = index.hasAwaiting();
+    if (awaiting && watchdog == null) {
+      watchdog = context.schedule(WATCHDOG_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> onWatchdogTick());
+    } else if (!awaiting && watchdog != null) {
+      watchdog.cancel();
+      watchdog = null;
+    }
+  }
+
+  private void onWorkTick() {
+    inbox.drain();
+    retryDueVerdicts();
+    afterWork();
+  }
+
+  private void onWatchdogTick() {
+    inbox.drain();
+    Instant now = deps.clock().instant(); // recheck times derive from valid_until and our clock
+    for (String key : index.overdue(now)) {
+      WalletHead head = heads.get(key);
+      if (head != null && head.awaitingVerdict()) {
+        deps.metrics().verdictOverdue();
+        recheck(key, head, false);
+      }
+    }
+    afterWork();
+  }
+
+  /** Our clock for the processor's own timing (deferrals, the watchdog); the driver's in tests. */
+  private Instant now() {
+    return Instant.ofEpochMilli(context.currentSystemTimeMs());
   }
 
   // ---- intake: a store write, never a round --------------------------------------------------
@@ -136,26 +205,25 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     }
     if (seen instanceof RequestMemory.Conflict conflict) {
       deps.metrics().conflict();
-      reject(key, request, "requestId '" + request.requestId() + "' was already accepted with other content; a"
-          + " requestId pays one thing, this request is refused. Differences (first -> this): "
+      reject(key, queued(request), "requestId '" + request.requestId() + "' was already accepted with other content;"
+          + " a requestId pays one thing, this request is refused. Differences (first -> this): "
           + String.join("; ", conflict.differences()));
       return;
     }
     WalletHead head = load(key, request.subwalletId());
     if (head.queued() >= deps.settings().backlogMax()) {
       deps.metrics().backlogFull();
-      reject(key, request, "wallet backlog full: subwallet " + request.subwalletId() + " has " + head.queued()
+      reject(key, queued(request), "wallet backlog full: subwallet " + request.subwalletId() + " has " + head.queued()
           + " requests queued (limit " + deps.settings().backlogMax() + ", wallet.backlog.max); send it again later");
       return;
     }
     queue.put(head.subwalletId(), head.tailSeq(), queued(request));
     WalletHead next = head.enqueued();
-    heads.put(key, next);
+    save(key, next);
     memory.remember(request, recordTime);
     deps.metrics().accepted();
     log.info("request accepted subwallet={} request={} transfers={} queued={}", key, request.requestId(),
         request.transfers().size(), next.queued());
-    track(key, next);
   }
 
   /** The request with the record it was read from: the identity of this copy of it. */
@@ -165,43 +233,39 @@ public final class WalletTxProcessor implements Processor<String, Object, String
         meta.map(RecordMetadata::partition).orElse(-1), meta.map(RecordMetadata::offset).orElse(-1L));
   }
 
-  private void reject(String key, PayoutRequest request, String reason) {
-    reject(key, queued(request), reason);
-  }
-
   /** Refuses a request to {@code payout.rejected}, naming the record it came from. */
   private void reject(String key, QueuedRequest queued, String reason) {
     byte[] payload = Topics.PAYOUT_REQUESTS.valueSerde().serializer().serialize(queued.topic(), queued.request());
     Rejected rejected = Rejected.of(reason, key, payload, queued.topic(),
         queued.partition() < 0 ? null : queued.partition(), queued.offset() < 0 ? null : queued.offset(),
         deps.clock().instant());
-    PayoutRequest request = queued.request();
     deps.metrics().rejected();
-    log.warn("request rejected subwallet={} request={} reason={}", key, request.requestId(), reason);
+    log.warn("request rejected subwallet={} request={} reason={}", key, queued.request().requestId(), reason);
     context.forward(new Record<>(key, (Object) rejected, deps.clock().millis()), REJECTED_SINK);
   }
 
-  // ---- verdicts --------------------------------------------------------------------------------
+  // ---- verdicts: to the ledger's batches, applied when recorded ---------------------------------
 
   private void onConfirmation(String key, Confirmation verdict) {
-    if (verdict.status() == ConfirmationStatus.BOUNCED) {
-      onBounce(key, verdict);
-      return;
-    }
     WalletHead head = heads.get(key);
     QueuedRequest queued = head == null || !head.hasWork() ? null : queue.head(head);
-    if (queued == null || !isCurrent(head, queued, verdict)) {
-      recordLateVerdict(key, verdict);
-      return;
-    }
-    if (verdict.status() == ConfirmationStatus.EXPIRED && head.current() != null
+    boolean current = queued != null && isCurrent(head, queued, verdict);
+    if (verdict.status() == ConfirmationStatus.EXPIRED && current && head.current() != null
         && !head.current().newestHash().equals(verdict.messageHash())) {
       log.info("expiry of an older attempt ignored subwallet={} request={} transfer={} hash={} newest={}", key,
           verdict.requestId(), verdict.transferId(), verdict.messageHash(), head.current().newestHash());
       return;
     }
-    VerdictResult result = toLedger(verdict);
-    apply(key, head, queued, verdict, result);
+    recordVerdict(key, new VerdictCommand(verdict, current ? queued.request() : null,
+        current ? queued.origin() : null, walletAddress(verdict.subwalletId())));
+  }
+
+  private void recordVerdict(String key, VerdictCommand command) {
+    deps.io().record(command, inbox, recorded -> onRecorded(key, recorded));
+  }
+
+  private String walletAddress(long subwalletId) {
+    return deps.subwallets().address(subwalletId).toRaw();
   }
 
   private static boolean isCurrent(WalletHead head, QueuedRequest queued, Confirmation verdict) {
@@ -211,18 +275,48 @@ public final class WalletTxProcessor implements Processor<String, Object, String
         && request.transfer(head.transferIndex()).transferId().equals(verdict.transferId());
   }
 
-  private VerdictResult toLedger(Confirmation v) {
-    var transitions = deps.ledger().transitions();
-    return switch (v.status()) {
-      case CONFIRMED -> transitions.confirm(v.messageHash(), v.txHash(), v.lt(), v.utime(), v.feeNano());
-      case FAILED -> transitions.fail(v.messageHash(), v.reason(), v.txHash(), v.lt(), v.utime(), v.feeNano());
-      case EXPIRED -> transitions.expire(v.messageHash(), v.evidenceUtime());
-      case RECONCILIATION_REQUIRED -> transitions.reconcile(v.messageHash(), v.reason());
-      case BOUNCED -> throw new IllegalStateException("bounces are not verdicts on a message in flight");
-    };
+  /** A verdict is in the ledger: turn it into the wallet's next state and events. */
+  private void onRecorded(String key, RecordedVerdict recorded) {
+    Confirmation verdict = recorded.command().verdict();
+    if (recorded instanceof RecordedVerdict.Failed failed) {
+      log.warn("verdict not recorded, retrying in {} ms subwallet={} request={} hash={} why={}", VERDICT_RETRY.toMillis(),
+          key, verdict.requestId(), verdict.messageHash(), failed.why());
+      verdictRetries.put(recorded.command(), now().plus(VERDICT_RETRY));
+      return;
+    }
+    if (recorded instanceof RecordedVerdict.Bounce bounce) {
+      onBounce(key, verdict, bounce.decision());
+      return;
+    }
+    RecordedVerdict.OnMessage onMessage = (RecordedVerdict.OnMessage) recorded;
+    WalletHead head = heads.get(key);
+    QueuedRequest queued = head == null || !head.hasWork() ? null : queue.head(head);
+    if (queued == null || !isCurrent(head, queued, verdict)) {
+      if (onMessage.result() instanceof VerdictResult.Contradicted) {
+        deps.metrics().ledgerContradiction();
+      }
+      log.info("verdict for a transfer not in flight recorded subwallet={} request={} transfer={} hash={} status={}"
+          + " ledger={}", key, verdict.requestId(), verdict.transferId(), verdict.messageHash(), verdict.status(),
+          onMessage.result().getClass().getSimpleName());
+      return;
+    }
+    apply(key, head, queued, verdict, onMessage.result());
   }
 
-  /** Turns what the ledger made of a verdict into the wallet's next state and events. */
+  private void retryDueVerdicts() {
+    if (verdictRetries.isEmpty()) {
+      return;
+    }
+    Instant now = now();
+    List<VerdictCommand> due = verdictRetries.entrySet().stream().filter(e -> !e.getValue().isAfter(now))
+        .map(Map.Entry::getKey).toList();
+    for (VerdictCommand command : due) {
+      verdictRetries.remove(command);
+      recordVerdict(Topics.walletKey(command.verdict().subwalletId()), command);
+    }
+  }
+
+  /** Turns what the ledger made of a verdict on the current transfer into the wallet's next state and events. */
   private void apply(String key, WalletHead head, QueuedRequest queued, Confirmation verdict, VerdictResult result) {
     if (result instanceof VerdictResult.Applied a) {
       decideOrWait(key, head, queued, a.transfer(), a.message(), verdict);
@@ -234,10 +328,10 @@ public final class WalletTxProcessor implements Processor<String, Object, String
       deps.metrics().ledgerContradiction();
       if (x.transfer().status().isOpen()) {
         // The chain contradicts our record of this message: claim nothing, hand it to an operator.
-        VerdictResult flagged = deps.ledger().transitions().reconcile(x.message().messageHash(),
-            "the chain's verdict " + verdict.status() + " contradicts the ledger: " + x.why());
-        TransferRow transfer = flagged instanceof VerdictResult.Applied fa ? fa.transfer() : x.transfer();
-        decideOrWait(key, head, queued, transfer, x.message(), null);
+        Confirmation flag = Confirmation.of(verdict.requestId(), verdict.transferId(), verdict.subwalletId(),
+            x.message().messageHash(), x.message().seqno(), ConfirmationStatus.RECONCILIATION_REQUIRED, null, null, null,
+            null, "the chain's verdict " + verdict.status() + " contradicts the ledger: " + x.why(), deps.clock().instant());
+        recordVerdict(key, new VerdictCommand(flag, queued.request(), queued.origin(), x.message().walletAddress()));
       } else {
         publishDecided(key, head, queued, x.transfer(), x.message(), null);
       }
@@ -258,20 +352,26 @@ public final class WalletTxProcessor implements Processor<String, Object, String
       publishDecided(key, head, queued, transfer, message, verdict);
       return;
     }
-    if (!message.status().isLive() && (head.current() == null || head.current().newestHash().equals(message.messageHash()))) {
+    if (!message.status().isLive()
+        && (head.current() == null || head.current().newestHash().equals(message.messageHash()))) {
       deps.metrics().expired();
       log.info("message expired unapplied, the transfer gets a new one with the same seqno subwallet={} request={}"
           + " transfer={} seqno={} hash={} attempt={} nodeTime={}", key, transfer.requestId(), transfer.transferId(),
           message.seqno(), message.messageHash(), message.attempt(), message.evidenceUtime());
+      stopWatching(head);
       save(key, head.expired());
     }
   }
 
-  /** Publishes the ledger's outcome of the head's transfer and moves the wallet on. */
+  /**
+   * Publishes the ledger's outcome of the head's transfer and moves the wallet on. The ledger has
+   * recorded it (and aborted what it leaves behind) already.
+   */
   private void publishDecided(String key, WalletHead head, QueuedRequest queued, TransferRow transfer,
       LedgerRow message, Confirmation verdict) {
     PayoutRequest request = queued.request();
     Instant now = deps.clock().instant();
+    stopWatching(head);
     forwardSettlement(key, TransferEvents.settlement(request, transfer, message, verdict, now));
     if (transfer.status() == TransferStatus.SETTLED) {
       WalletHead next = head.advance(transfer.seqno(), request.transfers().size(), now);
@@ -282,11 +382,15 @@ public final class WalletTxProcessor implements Processor<String, Object, String
       return;
     }
     String reason = "transfer " + transfer.transferId() + " " + transfer.status();
-    deps.ledger().transfers().abortRest(request, queued.origin(), transfer.walletAddress(),
-        transfer.transferIndex() + 1, reason);
     TransferEvents.abortedAfter(request, transfer.transferIndex(), reason, now).forEach(s -> forwardSettlement(key, s));
     queue.removeHead(head);
     save(key, head.nextRequest(appliedSeqno(transfer)));
+  }
+
+  private void stopWatching(WalletHead head) {
+    if (head.current() != null) {
+      deps.io().forget(head.current().hashes());
+    }
   }
 
   /** The seqno a decided transfer proves used (the stale-read guard's floor), or null. */
@@ -296,27 +400,10 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     return used ? transfer.seqno() : null;
   }
 
-  /** A verdict about a transfer that is not the wallet's current one: the ledger records it, nothing is published. */
-  private void recordLateVerdict(String key, Confirmation v) {
-    if (v.status() == ConfirmationStatus.CONFIRMED || v.status() == ConfirmationStatus.FAILED) {
-      VerdictResult result = toLedger(v);
-      if (result instanceof VerdictResult.Contradicted) {
-        deps.metrics().ledgerContradiction();
-      }
-      log.warn("verdict for a transfer not in flight subwallet={} request={} transfer={} hash={} status={} ledger={}",
-          key, v.requestId(), v.transferId(), v.messageHash(), v.status(), result.getClass().getSimpleName());
-    } else {
-      log.info("verdict for a transfer not in flight ignored subwallet={} request={} transfer={} hash={} status={}",
-          key, v.requestId(), v.transferId(), v.messageHash(), v.status());
-    }
-  }
-
-  /** A settled payout came back: record it (ledger and audit), then publish the BOUNCED correction once. */
-  private void onBounce(String key, Confirmation bounce) {
-    TransferDecision decision = deps.ledger().transfers().recordBounce(bounce.requestId(), bounce.transferId(),
-        bounce.txHash(), bounce.returnedNano(), bounce.reason());
+  /** A settled payout came back and the ledger recorded it: publish the BOUNCED correction once. */
+  private void onBounce(String key, Confirmation bounce, TransferDecision decision) {
     if (decision instanceof TransferDecision.Decided d) {
-      deps.metrics().settled(org.tonpayouts.schemas.SettlementStatus.BOUNCED);
+      deps.metrics().settled(SettlementStatus.BOUNCED);
       forwardSettlement(key, TransferEvents.bounced(d.transfer(), bounce, deps.clock().instant()));
     } else {
       log.info("bounce not published subwallet={} request={} transfer={} tx={} ledger={}", key, bounce.requestId(),
@@ -324,49 +411,45 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     }
   }
 
-  // ---- issuing rounds ----------------------------------------------------------------------------
+  // ---- issuing: handed to the instance's rounds, applied when they come back ---------------------
 
-  /** One issuing round for every wallet that became ready since the last one. */
-  private void issueReadyWallets() {
-    if (readyWallets.isEmpty() || fenced) {
+  private void handOver(String key) {
+    WalletHead head = heads.get(key);
+    if (head == null || !head.readyToIssue()) {
+      index.untrackReady(key);
       return;
     }
-    Instant started = deps.clock().instant();
-    List<IssueTask> tasks = new ArrayList<>();
-    for (String key : List.copyOf(readyWallets)) {
-      readyWallets.remove(key);
-      WalletHead head = heads.get(key);
-      if (head == null || !head.readyToIssue()) {
-        continue;
-      }
-      QueuedRequest queued = queue.head(head);
-      if (queued == null) {
-        log.error("queue lost the head request subwallet={} position={}: skipping it", key, head.headSeq());
-        save(key, head.nextRequest(null));
-        continue;
-      }
-      TonAddress wallet = deps.subwallets().address(head.subwalletId());
-      Long floor = head.lastAppliedSeqno() != null ? head.lastAppliedSeqno()
-          : deps.ledger().queries().highestAppliedSeqno(wallet.toRaw()).orElse(null);
-      tasks.add(new IssueTask(head, queued, wallet, floor, ownership));
-    }
-    if (tasks.isEmpty()) {
+    QueuedRequest queued = queue.head(head);
+    if (queued == null) {
+      log.error("queue lost the head request subwallet={} position={}: skipping it", key, head.headSeq());
+      save(key, head.nextRequest(null));
       return;
     }
-    for (IssueOutcome outcome : deps.round().run(tasks)) {
-      apply(outcome);
-    }
-    deps.metrics().issuingRound(Duration.between(started, deps.clock().instant()));
+    TonAddress wallet = deps.subwallets().address(head.subwalletId());
+    IssueTask task = new IssueTask(head, queued, wallet, head.lastAppliedSeqno(), ownership);
+    index.handedOver(key);
+    deps.io().issue(task, inbox, this::onIssued);
   }
 
-  private void apply(IssueOutcome outcome) {
+  private void onIssued(IssueOutcome outcome) {
     IssueTask task = outcome.task();
     String key = task.key();
+    index.returned(key);
     WalletHead head = heads.get(key);
+    if (head == null || head.headSeq() != task.head().headSeq() || head.transferIndex() != task.head().transferIndex()
+        || head.awaitingVerdict()) {
+      log.info("issuing outcome for a wallet that moved on meanwhile dropped subwallet={} outcome={}", key,
+          outcome.getClass().getSimpleName());
+      if (head != null) {
+        track(key, head);
+      }
+      return;
+    }
     if (outcome instanceof Submitted s) {
       submitted(key, head, task.queued(), s.message(), s.hashes(), s.firstSubmittedAt(), s.resumed(), s.recheck());
-    } else if (outcome instanceof Deferred) {
-      readyWallets.add(key);
+    } else if (outcome instanceof Deferred d) {
+      log.debug("wallet deferred subwallet={} reason={}", key, d.reason());
+      index.defer(key, now().plus(DEFER));
     } else if (outcome instanceof Decided d) {
       log.info("outcome found in the ledger subwallet={} request={} transfer={} status={}", key, task.requestId(),
           task.transferId(), d.transfer().status());
@@ -385,7 +468,6 @@ public final class WalletTxProcessor implements Processor<String, Object, String
         log.error("not the owner of partition {} any more, issuing nothing: {}", ownership.partition(), f.why());
       }
       fenced = true;
-      readyWallets.add(key);
     }
   }
 
@@ -421,41 +503,37 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   // ---- the watchdog: no wallet waits forever -----------------------------------------------------
 
   /**
-   * Re-checks transfers whose verdict is overdue: the ledger first (another run may have decided
+   * Re-checks a transfer waiting for a verdict: the ledger first (another run may have decided
    * it), then the chain, by handing the newest message back to the poller as a re-check (it then
-   * derives the outcome again, even if it remembers a verdict the processor never got).
+   * derives the outcome again, even if it remembers a verdict the processor never got). At start
+   * ({@code initial}) only what the ledger decided is taken; nothing is handed to the poller.
    */
-  private void recheckOverdue() {
-    Instant now = deps.clock().instant();
-    List<String> due = awaiting.entrySet().stream().filter(e -> !e.getValue().isAfter(now)).map(Map.Entry::getKey)
-        .toList();
-    if (due.isEmpty()) {
+  private void recheck(String key, WalletHead head, boolean initial) {
+    QueuedRequest queued = queue.head(head);
+    if (queued == null || !index.startRecheck(key)) {
       return;
     }
-    Map<TransferRef, String> keys = new HashMap<>();
-    Map<String, QueuedRequest> requests = new HashMap<>();
-    for (String key : due) {
-      WalletHead head = heads.get(key);
-      QueuedRequest queued = head == null || !head.awaitingVerdict() ? null : queue.head(head);
-      if (queued == null) {
-        awaiting.remove(key);
-        continue;
-      }
-      keys.put(new TransferRef(queued.request(), head.transferIndex()), key);
-      requests.put(key, queued);
-    }
-    Map<TransferRef, TransferHistory> histories = deps.ledger().queries().histories(List.copyOf(keys.keySet()));
-    histories.forEach((ref, history) -> {
-      String key = keys.get(ref);
-      recheck(key, heads.get(key), requests.get(key), history, now);
-    });
+    TransferRef ref = new TransferRef(queued.request(), head.transferIndex());
+    deps.io().recheck(ref, inbox, history -> onRechecked(key, ref, history, initial));
   }
 
-  private void recheck(String key, WalletHead head, QueuedRequest queued, TransferHistory history, Instant now) {
-    deps.metrics().verdictOverdue();
+  private void onRechecked(String key, TransferRef ref, TransferHistory history, boolean initial) {
+    index.endRecheck(key);
+    WalletHead head = heads.get(key);
+    QueuedRequest queued = head == null || !head.awaitingVerdict() ? null : queue.head(head);
+    if (queued == null || !queued.request().requestId().equals(ref.requestId())
+        || head.transferIndex() != ref.transferIndex()) {
+      return; // the wallet moved on meanwhile
+    }
+    if (history == null) {
+      if (!initial) {
+        save(key, head.submitted(head.current().recheckAgainAt(deps.clock().instant().plusSeconds(5))));
+      }
+      return;
+    }
     if (history.transfer() != null && !history.transfer().status().isOpen()) {
-      log.warn("overdue verdict found in the ledger subwallet={} request={} transfer={} status={}", key,
-          queued.request().requestId(), history.transfer().transferId(), history.transfer().status());
+      log.warn("verdict found in the ledger subwallet={} request={} transfer={} status={}", key, ref.requestId(),
+          ref.transferId(), history.transfer().status());
       LedgerRow decider = history.messages().stream()
           .filter(m -> m.messageHash().equals(history.transfer().messageHash())).findFirst().orElse(null);
       publishDecided(key, head, queued, history.transfer(), decider, null);
@@ -468,16 +546,19 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     }
     LedgerRow newest = history.newest().orElseThrow();
     if (history.liveMessage().isEmpty()) {
-      log.warn("overdue transfer has no live message, next attempt subwallet={} request={} transfer={} hash={}", key,
-          newest.requestId(), newest.transferId(), newest.messageHash());
+      log.warn("transfer waiting for a verdict has no live message, next attempt subwallet={} request={} transfer={}"
+          + " hash={}", key, newest.requestId(), newest.transferId(), newest.messageHash());
+      stopWatching(head);
       save(key, head.expired());
       return;
     }
-    Instant first = history.messages().get(0).createdAt();
+    if (initial) {
+      return; // still in flight: the poller's verdict comes, or the watchdog asks later
+    }
     log.warn("verdict overdue, asking the poller to re-check subwallet={} request={} transfer={} seqno={} hash={}"
         + " validUntil={}", key, newest.requestId(), newest.transferId(), newest.seqno(), newest.messageHash(),
         newest.validUntil());
-    submitted(key, head, queued, newest, history.hashes(), first, true, true);
+    submitted(key, head, queued, newest, history.hashes(), history.messages().get(0).createdAt(), true, true);
   }
 
   // ---- state ----------------------------------------------------------------------------------------
@@ -500,18 +581,9 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     track(key, head);
   }
 
-  /** Keeps the in-memory indexes (ready, awaiting, partly settled) in step with a wallet's state. */
+  /** Keeps the in-memory indexes and the partly-settled gauge in step with a wallet's state. */
   private void track(String key, WalletHead head) {
-    if (head.readyToIssue()) {
-      readyWallets.add(key);
-    } else {
-      readyWallets.remove(key);
-    }
-    if (head.awaitingVerdict()) {
-      awaiting.put(key, head.current().recheckAt());
-    } else {
-      awaiting.remove(key);
-    }
+    index.track(key, head);
     deps.metrics().partlySettled(key, head.partlySettledSince());
     if (head.partlySettledSince() != null) {
       reportedPartlySettled.add(key);
@@ -520,4 +592,76 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     }
   }
 
+  /** Where each wallet of the task stands in the processor's own scheduling (memory only). */
+  private static final class WalletIndex {
+    private final Set<String> ready = new java.util.LinkedHashSet<>();
+    private final Set<String> handedOver = new HashSet<>();
+    private final Map<String, Instant> deferredUntil = new HashMap<>();
+    private final Map<String, Instant> awaiting = new HashMap<>();
+    private final Set<String> rechecking = new HashSet<>();
+
+    void track(String key, WalletHead head) {
+      if (head.readyToIssue()) {
+        ready.add(key);
+      } else {
+        ready.remove(key);
+        deferredUntil.remove(key);
+      }
+      if (head.awaitingVerdict()) {
+        awaiting.put(key, head.current().recheckAt());
+      } else {
+        awaiting.remove(key);
+      }
+    }
+
+    /** Ready wallets not handed over and not deferred past {@code now}; they count as handed over once returned. */
+    List<String> readyToHandOver(Instant now) {
+      List<String> due = new ArrayList<>();
+      for (String key : ready) {
+        Instant until = deferredUntil.get(key);
+        if (!handedOver.contains(key) && (until == null || !until.isAfter(now))) {
+          due.add(key);
+        }
+      }
+      return due;
+    }
+
+    void handedOver(String key) {
+      handedOver.add(key);
+      deferredUntil.remove(key);
+    }
+
+    void returned(String key) {
+      handedOver.remove(key);
+    }
+
+    void untrackReady(String key) {
+      ready.remove(key);
+    }
+
+    void defer(String key, Instant until) {
+      deferredUntil.put(key, until);
+    }
+
+    boolean hasDeferred() {
+      return !deferredUntil.isEmpty();
+    }
+
+    boolean hasAwaiting() {
+      return !awaiting.isEmpty();
+    }
+
+    List<String> overdue(Instant now) {
+      return awaiting.entrySet().stream().filter(e -> !e.getValue().isAfter(now) && !rechecking.contains(e.getKey()))
+          .map(Map.Entry::getKey).toList();
+    }
+
+    boolean startRecheck(String key) {
+      return rechecking.add(key);
+    }
+
+    void endRecheck(String key) {
+      rechecking.remove(key);
+    }
+  }
 }

@@ -64,6 +64,7 @@ final class WalletTxHarness implements AutoCloseable {
   PayoutsConfig config;
   PayoutMetrics metrics;
   TopologyTestDriver driver;
+  StreamsApp.Wiring wiring;
   TestInputTopic<String, byte[]> requests;
   TestInputTopic<String, Confirmation> confirmations;
   TestOutputTopic<String, Submission> submissions;
@@ -91,8 +92,8 @@ final class WalletTxHarness implements AutoCloseable {
     metrics = PayoutMetrics.inMemory();
     Properties props = StreamsProperties.base(config, "wallet-tx-harness");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    driver = new TopologyTestDriver(StreamsApp.topology(config, PayoutTestKit.KEY, api, ledger, appClock, metrics),
-        props, START);
+    wiring = StreamsApp.wire(config, PayoutTestKit.KEY, api, ledger, appClock, metrics);
+    driver = new TopologyTestDriver(wiring.topology(), props, START);
     requests = driver.createInputTopic(Topics.PAYOUT_REQUESTS.name(), Serdes.String().serializer(),
         Serdes.ByteArray().serializer());
     confirmations = driver.createInputTopic(Topics.PAYOUT_CONFIRMATIONS.name(),
@@ -109,23 +110,26 @@ final class WalletTxHarness implements AutoCloseable {
    * Another streams-app instance of the same application on the same ledger and chain, with its
    * own state: its task takes the partition (a newer epoch) when it starts.
    */
-  TopologyTestDriver otherInstance(Path state, PayoutMetrics instanceMetrics) {
+  StreamsApp.Wiring otherInstance(PayoutMetrics instanceMetrics) {
+    return StreamsApp.wire(config, PayoutTestKit.KEY, api, ledger, appClock, instanceMetrics);
+  }
+
+  TopologyTestDriver driverOf(StreamsApp.Wiring instance, Path state) {
     Properties props = StreamsProperties.base(config, "wallet-tx-harness");
     props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
-    return new TopologyTestDriver(StreamsApp.topology(config, PayoutTestKit.KEY, api, ledger, appClock,
-        instanceMetrics), props, START);
+    return new TopologyTestDriver(instance.topology(), props, START);
   }
 
   /** Restarts streams-app on its state with its clock {@code offset} away from the chain's. */
   void skewAppClock(Duration offset) {
-    driver.close();
+    stop();
     appClock = TestClock.following(clock, offset);
     open(stateDir);
   }
 
   /** Stops the processor as a crash would (nothing more is committed) and starts a new one with empty state. */
   void restartWithLostState() throws Exception {
-    driver.close();
+    stop();
     open(Files.createTempDirectory("wallet-tx-harness-lost"));
   }
 
@@ -139,9 +143,35 @@ final class WalletTxHarness implements AutoCloseable {
     requests.pipeInput(Topics.walletKey(request.subwalletId()), PayoutTestKit.json(request));
   }
 
-  /** One issuing round (the processor's wall-clock punctuation); the submissions it published. */
+  private void stop() {
+    driver.close();
+    wiring.close();
+  }
+
+  /**
+   * Lets the processor's hand-overs run and their results come back: waits for the I/O threads,
+   * then moves the driver's wall clock by {@code by} (deferred wallets come due, the watchdog
+   * runs), waits again and drains what came back.
+   */
+  void step(Duration by) {
+    awaitIo();
+    driver.advanceWallClockTime(by);
+    awaitIo();
+    driver.advanceWallClockTime(Duration.ofMillis(5));
+  }
+
+  private void awaitIo() {
+    try {
+      assertThat(wiring.io().awaitIdle(Duration.ofSeconds(20))).as("the I/O threads finished their work").isTrue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** One issuing round (ready wallets handed over, results applied); the submissions it published. */
   List<Submission> issue() {
-    driver.advanceWallClockTime(Duration.ofMillis(20));
+    step(Duration.ofMillis(300));
     return submissions.readValuesToList();
   }
 
@@ -161,8 +191,10 @@ final class WalletTxHarness implements AutoCloseable {
     clock.advance(by);
   }
 
+  /** Pipes a verdict and lets the ledger record it and the processor apply it. */
   void pipe(Confirmation verdict) {
     confirmations.pipeInput(Topics.walletKey(verdict.subwalletId()), verdict);
+    step(Duration.ofMillis(5));
   }
 
   /** The poller's CONFIRMED/FAILED for the transfer, from devnet's transactions. */
@@ -214,7 +246,7 @@ final class WalletTxHarness implements AutoCloseable {
 
   @Override
   public void close() {
-    driver.close();
+    stop();
     api.close();
     devnet.close();
   }

@@ -1,0 +1,148 @@
+package org.tonpayouts.streams.io;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.LedgerRow;
+import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.api.MessageRejectedException;
+import org.tonpayouts.ton.api.TonApi;
+
+/**
+ * Re-sends the same signed message until the chain decides it (DESIGN.md, the safe-retry rule:
+ * re-sending the same BOC is always safe, the wallet applies it at most once). An external message
+ * can be lost between the API's liteserver and the validators, and a send can fail with a 429,
+ * a 5xx or a transport error; waiting for {@code valid_until} to expire and signing anew would
+ * cost a minute, re-sending costs one call.
+ *
+ * <p>A message is re-sent {@code after} its send if no verdict came (a few blocks), then every
+ * {@code every}, and sooner ({@code retry}, doubling up to {@code every}) after a failed send,
+ * until it is forgotten (the processor saw a verdict) or its {@code valid_until} passed. One
+ * scheduler thread; every re-send is recorded in the ledger (send count) and counted.
+ */
+public final class Resender implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Resender.class);
+  private static final Duration FIRST_RETRY = Duration.ofMillis(200);
+
+  /** When and how a watched message is re-sent. */
+  public record Settings(Duration after, Duration every) {}
+
+  private final TonApi api;
+  private final Ledger ledger;
+  private final Clock clock;
+  private final Settings settings;
+  private final PayoutMetrics metrics;
+  private final ScheduledExecutorService scheduler;
+  private final Map<String, ScheduledFuture<?>> watched = new ConcurrentHashMap<>();
+
+  public Resender(TonApi api, Ledger ledger, Clock clock, Settings settings, PayoutMetrics metrics) {
+    this.api = api;
+    this.ledger = ledger;
+    this.clock = clock;
+    this.settings = settings;
+    this.metrics = metrics;
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "payout-resender");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * Watches a message just handed to the API: re-sent after {@link Settings#after} without a
+   * verdict, or soon when the send was not acknowledged.
+   */
+  public void watch(LedgerRow message, boolean acknowledged) {
+    schedule(message, acknowledged ? settings.after() : FIRST_RETRY, FIRST_RETRY);
+  }
+
+  /** Stops re-sending these messages (their transfer has a verdict). */
+  public void forget(Collection<String> hashes) {
+    for (String hash : hashes) {
+      ScheduledFuture<?> next = watched.remove(hash);
+      if (next != null) {
+        next.cancel(false);
+      }
+    }
+  }
+
+  /** Messages being re-sent. */
+  public int watching() {
+    return watched.size();
+  }
+
+  private void schedule(LedgerRow message, Duration delay, Duration retry) {
+    if (!clock.instant().plus(delay).isBefore(message.validUntil())) {
+      watched.remove(message.messageHash());
+      return; // past valid_until the wallet refuses it anyway: the poller will prove the expiry
+    }
+    try {
+      watched.put(message.messageHash(), scheduler.schedule(() -> resend(message, retry), delay.toMillis(),
+          TimeUnit.MILLISECONDS));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      watched.remove(message.messageHash()); // closing
+    }
+  }
+
+  private void resend(LedgerRow message, Duration retry) {
+    if (!watched.containsKey(message.messageHash())) {
+      return;
+    }
+    metrics.resent();
+    api.sendBocReturnHash(message.boc()).whenComplete((answer, error) -> {
+      if (!watched.containsKey(message.messageHash())) {
+        return;
+      }
+      if (error == null) {
+        log.info("message re-sent subwallet={} request={} transfer={} seqno={} hash={}", message.subwalletId(),
+            message.requestId(), message.transferId(), message.seqno(), message.messageHash());
+        recordSent(message);
+        schedule(message, settings.every(), FIRST_RETRY);
+      } else if (rootCause(error) instanceof MessageRejectedException rejected) {
+        // The wallet refuses it now (its seqno moved: this message or another of its transfer
+        // applied; or valid_until passed): nothing left to re-send, the poller gives the verdict.
+        watched.remove(message.messageHash());
+        log.info("re-send refused, no more re-sends subwallet={} request={} hash={} reason={}", message.subwalletId(),
+            message.requestId(), message.messageHash(), rejected.getMessage());
+      } else {
+        Duration next = retry.multipliedBy(2).compareTo(settings.every()) > 0 ? settings.every() : retry.multipliedBy(2);
+        log.warn("re-send not acknowledged, trying again in {} ms subwallet={} request={} hash={} error={}",
+            retry.toMillis(), message.subwalletId(), message.requestId(), message.messageHash(), error.toString());
+        schedule(message, retry, next);
+      }
+    });
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable t = e;
+    while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private void recordSent(LedgerRow message) {
+    try {
+      ledger.transitions().markSent(List.of(message.messageHash()));
+    } catch (RuntimeException e) {
+      log.warn("re-send not recorded in the ledger hash={} error={}", message.messageHash(), e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+    watched.clear();
+  }
+}

@@ -1,0 +1,100 @@
+package org.tonpayouts.streams.ledger;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.schemas.Confirmation;
+
+/**
+ * Records many chain verdicts in one database transaction: all the confirmations a poll of the
+ * chain produced cost one commit, not one each. Each verdict runs in its own savepoint, so one the
+ * database refuses is reported back ({@link RecordedVerdict.Failed}) without undoing the others.
+ */
+public final class VerdictRecorder {
+  private static final Logger log = LoggerFactory.getLogger(VerdictRecorder.class);
+
+  private final LedgerSql sql;
+  private final MessageTransitions transitions;
+  private final TransferBook transfers;
+
+  VerdictRecorder(LedgerSql sql, MessageTransitions transitions, TransferBook transfers) {
+    this.sql = sql;
+    this.transitions = transitions;
+    this.transfers = transfers;
+  }
+
+  /**
+   * Records the verdicts in order and says what became of each.
+   *
+   * @throws LedgerException when the database cannot be used at all: nothing of the batch was recorded
+   */
+  public List<RecordedVerdict> record(List<VerdictCommand> commands) {
+    if (commands.isEmpty()) {
+      return List.of();
+    }
+    Instant now = sql.now();
+    return sql.transaction("record " + commands.size() + " verdicts", c -> {
+      List<RecordedVerdict> out = new ArrayList<>();
+      for (VerdictCommand command : commands) {
+        Savepoint savepoint = c.setSavepoint();
+        try {
+          out.add(recordOne(c, command, now));
+          c.releaseSavepoint(savepoint);
+        } catch (SQLException | RuntimeException e) {
+          c.rollback(savepoint);
+          log.warn("verdict not recorded, will be retried request={} transfer={} hash={} status={} error={}",
+              command.verdict().requestId(), command.verdict().transferId(), command.verdict().messageHash(),
+              command.verdict().status(), e.toString());
+          out.add(new RecordedVerdict.Failed(command, e.getMessage() == null ? e.toString() : e.getMessage()));
+        }
+      }
+      return out;
+    });
+  }
+
+  private RecordedVerdict recordOne(Connection c, VerdictCommand command, Instant now) throws SQLException {
+    Confirmation v = command.verdict();
+    if (v.status() == org.tonpayouts.schemas.ConfirmationStatus.BOUNCED) {
+      return new RecordedVerdict.Bounce(command, transfers.recordBounceIn(c, v.requestId(), v.transferId(),
+          Checks.hash(v.txHash(), "txHash"), v.returnedNano(), v.reason(), now));
+    }
+    String hash = Checks.hash(v.messageHash(), "messageHash");
+    VerdictResult result = switch (v.status()) {
+      case CONFIRMED -> transitions.confirmIn(c, hash, Checks.hash(v.txHash(), "txHash"), v.lt(), v.utime(),
+          v.feeNano(), now);
+      case FAILED -> transitions.failIn(c, hash, LedgerSql.truncate(v.reason()), Checks.hashOrNull(v.txHash(), "txHash"),
+          v.lt(), v.utime(), v.feeNano(), now);
+      case EXPIRED -> transitions.expireIn(c, hash, v.evidenceUtime(), now);
+      case RECONCILIATION_REQUIRED -> transitions.reconcileIn(c, hash, LedgerSql.truncate(v.reason()), now);
+      case BOUNCED -> throw new IllegalStateException("handled above");
+    };
+    List<TransferRow> aborted = List.of();
+    TransferRow transfer = transferOf(result);
+    if (command.request() != null && transfer != null && transfer.requestId().equals(command.request().requestId())
+        && (transfer.status() == TransferStatus.FAILED || transfer.status() == TransferStatus.RECONCILIATION_REQUIRED)) {
+      aborted = transfers.abortRestIn(c, command.request(), command.origin(), command.walletAddress(),
+          transfer.transferIndex() + 1, "transfer " + transfer.transferId() + " " + transfer.status(), now);
+    }
+    MessageTransitions.logResult(v.status().name(), hash, result);
+    return new RecordedVerdict.OnMessage(command, result, aborted);
+  }
+
+  /** The transfer a result is about, as it stands after it. */
+  static TransferRow transferOf(VerdictResult result) {
+    if (result instanceof VerdictResult.Applied a) {
+      return a.transfer();
+    } else if (result instanceof VerdictResult.GaveUp g) {
+      return g.transfer();
+    } else if (result instanceof VerdictResult.Repeated r) {
+      return r.transfer();
+    } else if (result instanceof VerdictResult.Contradicted x) {
+      return x.transfer();
+    }
+    return null;
+  }
+}

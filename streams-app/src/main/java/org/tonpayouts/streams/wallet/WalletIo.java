@@ -1,0 +1,162 @@
+package org.tonpayouts.streams.wallet;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.streams.io.Batcher;
+import org.tonpayouts.streams.io.Inbox;
+import org.tonpayouts.streams.io.Resender;
+import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
+import org.tonpayouts.streams.ledger.RecordedVerdict;
+import org.tonpayouts.streams.ledger.TransferHistory;
+import org.tonpayouts.streams.ledger.TransferRow;
+import org.tonpayouts.streams.ledger.TransferStatus;
+import org.tonpayouts.streams.ledger.VerdictCommand;
+
+/**
+ * Every network and database call of the wallet-tx processors of one streams-app instance, off
+ * their stream threads (DESIGN.md, performance principle): a stream thread hands work over here
+ * and goes on; the result comes back through its task's {@link Inbox} and is applied on the
+ * stream thread, where the task's stores and records are.
+ *
+ * <p>Three batching threads, shared by all tasks of the instance: issuing rounds (every ready
+ * wallet of the instance in one round: one ledger read, concurrent wallet reads, one intent
+ * transaction, concurrent sends), verdicts (every confirmation queued meanwhile in one ledger
+ * transaction) and re-checks (ledger histories of overdue transfers in one read). A batch costs a
+ * fixed number of round trips whatever its size, and under load batches grow instead of queueing.
+ * The {@link Resender} re-sends messages that got no verdict.
+ */
+public final class WalletIo implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WalletIo.class);
+
+  private final IssuingRound round;
+  private final Ledger ledger;
+  private final Resender resender;
+  private final Batcher<IssueJob> issues;
+  private final Batcher<VerdictJob> verdicts;
+  private final Batcher<RecheckJob> rechecks;
+
+  private record IssueJob(IssueTask task, Inbox inbox, Consumer<IssueOutcome> then) {}
+
+  private record VerdictJob(VerdictCommand command, Inbox inbox, Consumer<RecordedVerdict> then) {}
+
+  private record RecheckJob(TransferRef ref, Inbox inbox, Consumer<TransferHistory> then) {}
+
+  public WalletIo(IssuingRound round, Ledger ledger, Resender resender) {
+    this.round = round;
+    this.ledger = ledger;
+    this.resender = resender;
+    this.issues = new Batcher<>("payout-issuer", this::issueRound, jobs -> jobs.forEach(j -> deliver(j,
+        new IssueOutcome.Deferred(j.task(), "issuing round failed: see the log"))));
+    this.verdicts = new Batcher<>("payout-verdicts", this::recordVerdicts, jobs -> jobs.forEach(j -> j.inbox()
+        .deliver(() -> j.then().accept(new RecordedVerdict.Failed(j.command(), "ledger unavailable")))));
+    this.rechecks = new Batcher<>("payout-rechecks", this::readHistories, jobs -> jobs.forEach(j -> j.inbox()
+        .deliver(() -> j.then().accept(null))));
+  }
+
+  /** Issues {@code task} in the next round; {@code then} runs on the task's stream thread with the outcome. */
+  public void issue(IssueTask task, Inbox inbox, Consumer<IssueOutcome> then) {
+    inbox.expect();
+    issues.submit(new IssueJob(task, inbox, then));
+  }
+
+  /** Records a chain verdict in the next verdict batch; {@code then} runs on the stream thread. */
+  public void record(VerdictCommand command, Inbox inbox, Consumer<RecordedVerdict> then) {
+    inbox.expect();
+    verdicts.submit(new VerdictJob(command, inbox, then));
+  }
+
+  /**
+   * Reads a transfer's ledger history in the next re-check batch; {@code then} runs on the stream
+   * thread with it, or with null when the ledger could not be read (try again later).
+   */
+  public void recheck(TransferRef ref, Inbox inbox, Consumer<TransferHistory> then) {
+    inbox.expect();
+    rechecks.submit(new RecheckJob(ref, inbox, then));
+  }
+
+  /** Stops re-sending these messages: their transfer has a verdict. */
+  public void forget(Collection<String> hashes) {
+    resender.forget(hashes);
+  }
+
+  private void issueRound(List<IssueJob> jobs) {
+    Map<Long, IssueJob> bySubwallet = new HashMap<>();
+    List<IssueTask> tasks = new ArrayList<>();
+    for (IssueJob job : jobs) {
+      if (bySubwallet.putIfAbsent(job.task().subwalletId(), job) != null) {
+        // a processor never asks twice for one wallet; if it did, the second waits for the next round
+        deliver(job, new IssueOutcome.Deferred(job.task(), "the wallet was already in this round"));
+        continue;
+      }
+      tasks.add(job.task());
+    }
+    List<IssueOutcome> outcomes = round.run(tasks);
+    for (IssueOutcome outcome : outcomes) {
+      abortRestOf(outcome);
+      IssueJob job = bySubwallet.remove(outcome.task().subwalletId());
+      if (job == null) {
+        log.error("issuing round returned an outcome for a wallet it was not given subwallet={}",
+            outcome.task().subwalletId());
+        continue;
+      }
+      deliver(job, outcome);
+    }
+    // every job gets an answer, even one the round forgot
+    bySubwallet.values().forEach(job -> deliver(job, new IssueOutcome.Deferred(job.task(), "no outcome this round")));
+  }
+
+  /** A transfer the round found decided and not paid takes the rest of its request with it, in the ledger first. */
+  private void abortRestOf(IssueOutcome outcome) {
+    if (outcome instanceof IssueOutcome.Decided d && d.transfer().status() != TransferStatus.SETTLED) {
+      TransferRow t = d.transfer();
+      IssueTask task = d.task();
+      ledger.transfers().abortRest(task.request(), task.queued().origin(), task.wallet().toRaw(),
+          t.transferIndex() + 1, "transfer " + t.transferId() + " " + t.status());
+    }
+  }
+
+  private static void deliver(IssueJob job, IssueOutcome outcome) {
+    job.inbox().deliver(() -> job.then().accept(outcome));
+  }
+
+  private void recordVerdicts(List<VerdictJob> jobs) {
+    List<RecordedVerdict> recorded = ledger.verdicts().record(jobs.stream().map(VerdictJob::command).toList());
+    for (int i = 0; i < jobs.size(); i++) {
+      VerdictJob job = jobs.get(i);
+      RecordedVerdict result = recorded.get(i);
+      job.inbox().deliver(() -> job.then().accept(result));
+    }
+  }
+
+  private void readHistories(List<RecheckJob> jobs) {
+    Map<TransferRef, TransferHistory> histories = ledger.queries().histories(jobs.stream().map(RecheckJob::ref).toList());
+    for (RecheckJob job : jobs) {
+      TransferHistory history = histories.get(job.ref());
+      job.inbox().deliver(() -> job.then().accept(history));
+    }
+  }
+
+  /**
+   * Waits until every job handed over so far has run and its result sits in its inbox (tests step
+   * a TopologyTestDriver with it; the pipeline never waits).
+   */
+  public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
+    return issues.awaitIdle(timeout) && verdicts.awaitIdle(timeout) && rechecks.awaitIdle(timeout)
+        && issues.awaitIdle(timeout);
+  }
+
+  @Override
+  public void close() {
+    issues.close();
+    verdicts.close();
+    rechecks.close();
+    resender.close();
+  }
+}
