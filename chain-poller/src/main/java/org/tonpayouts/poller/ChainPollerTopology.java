@@ -35,6 +35,12 @@ public final class ChainPollerTopology {
    * @param metrics where API calls and verdicts are counted
    */
   public static Topology build(TonApi api, Clock clock, PollerSettings settings, PollerMetrics metrics) {
+    return build(api, clock, settings, metrics, WatchListProcessor.RoundListener.NONE);
+  }
+
+  /** {@link #build} with a listener told how rounds progress (tests step a driver with it). */
+  static Topology build(TonApi api, Clock clock, PollerSettings settings, PollerMetrics metrics,
+      WatchListProcessor.RoundListener listener) {
     Objects.requireNonNull(api, "api");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(settings, "settings");
@@ -49,7 +55,7 @@ public final class ChainPollerTopology {
         Topics.PAYOUT_SUBMISSIONS.valueSerde().deserializer(),
         Topics.PAYOUT_SUBMISSIONS.name());
     topology.addProcessor(WATCH_LIST_PROCESSOR,
-        () -> new WatchListProcessor(api, masterchain, clock, settings, metrics), SUBMISSIONS_SOURCE);
+        () -> new WatchListProcessor(api, masterchain, clock, settings, metrics, listener), SUBMISSIONS_SOURCE);
     topology.addStateStore(store, WATCH_LIST_PROCESSOR);
     topology.addSink(CONFIRMATIONS_SINK, Topics.PAYOUT_CONFIRMATIONS.name(),
         Topics.PAYOUT_CONFIRMATIONS.keySerde().serializer(),

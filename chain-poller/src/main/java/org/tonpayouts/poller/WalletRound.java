@@ -51,6 +51,16 @@ final class WalletRound {
   }
 
   static Result apply(WatchedWallet wallet, WalletObservation observation, Instant now, PollerSettings settings) {
+    return apply(wallet, observation, now, settings, null);
+  }
+
+  /**
+   * The round's conclusions for the transfers in {@code observed} (null: all): a transfer that
+   * joined the watch list while the round's calls ran is kept as it is, since the scan was not
+   * planned for it (its window may not be covered); the next round covers it.
+   */
+  static Result apply(WatchedWallet wallet, WalletObservation observation, Instant now, PollerSettings settings,
+      Set<List<String>> observed) {
     List<Verdict> verdicts = new ArrayList<>();
     List<WatchedTransfer> stillPending = new ArrayList<>();
     List<ResolvedTransfer> resolved = new ArrayList<>(wallet.resolved());
@@ -58,6 +68,10 @@ final class WalletRound {
     long scannedUpTo = observation.newestLt(wallet.cursor() == null ? 0 : wallet.cursor().lt());
 
     for (WatchedTransfer t : wallet.pending()) {
+      if (observed != null && !observed.contains(key(t))) {
+        stillPending.add(t);
+        continue;
+      }
       Decision d = decide(wallet, t, observation, scannedUpTo, now, settings, resolved);
       if (d.verdict() == null) {
         stillPending.add(d.kept());
@@ -77,6 +91,11 @@ final class WalletRound {
             bounceWatches)
         .forgetBefore(now, settings.resolvedRetention());
     return new Result(updated.isIdle() ? null : updated, verdicts);
+  }
+
+  /** A transfer's identity in a watch list: request and transfer id. */
+  static List<String> key(WatchedTransfer t) {
+    return List.of(t.requestId(), t.transferId());
   }
 
   /** What a round concluded about one transfer: a verdict, or the transfer as it is kept. */

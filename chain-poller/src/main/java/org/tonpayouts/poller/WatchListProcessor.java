@@ -4,19 +4,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -32,40 +32,69 @@ import org.tonpayouts.ton.api.MasterchainInfo;
 import org.tonpayouts.ton.api.TonApi;
 
 /**
- * The chain poller's watch list: adds every submitted message to its wallet's entry in
- * {@code watched-wallets}, and on a wall-clock round polls every wallet with pending messages
- * (concurrently, one transaction scan each) and publishes a {@link Confirmation} per verdict.
+ * The chain poller's watch list: adds every submitted transfer to its wallet's entry in
+ * {@code watched-wallets}, and on a wall-clock round polls every wallet with something to watch
+ * (concurrently, one state read when needed and one transaction scan each) and publishes a
+ * {@link Confirmation} per verdict.
  *
- * <p>A round polls only when the masterchain seqno advanced since the last poll (nothing new can
- * be on chain otherwise), or every {@code fallbackRounds} rounds regardless. Store changes and
- * verdicts happen on the stream thread after the round's calls completed, so they commit with the
- * task's exactly-once transaction; a crash mid-round replays the round and reaches the same
- * verdicts.
+ * <p>The stream thread never waits on the API: a round's calls run on the HTTP client's threads
+ * and their results are applied here on the next punctuation, so submissions keep flowing and
+ * verdicts commit promptly. One round runs at a time. A round polls only when the masterchain
+ * seqno advanced since the last poll (nothing new can be on chain otherwise), or every {@code
+ * fallbackRounds} rounds regardless. Store changes and verdicts happen on the stream thread, so
+ * they commit with the task's exactly-once transaction; a crash mid-round replays the round and
+ * reaches the same verdicts. Punctuations run only while something is watched, so an idle
+ * poller makes no calls and no commits.
  */
 final class WatchListProcessor implements Processor<String, Submission, String, Confirmation> {
   private static final Logger log = LoggerFactory.getLogger(WatchListProcessor.class);
+  private static final Duration DRAIN_INTERVAL = Duration.ofMillis(2);
+  private static final Duration HOUSEKEEPING_INTERVAL = Duration.ofSeconds(10);
 
   private final Clock clock;
   private final PollerSettings settings;
   private final PollerMetrics metrics;
   private final WalletScanner scanner;
   private final MasterchainWatch masterchain;
+  private final RoundListener listener;
+  /** Results of the round in flight, left by the HTTP threads for the stream thread. */
+  private final Queue<Runnable> completed = new ConcurrentLinkedQueue<>();
 
   private ProcessorContext<String, Confirmation> context;
   private KeyValueStore<String, WatchedWallet> store;
-  /** Keys of entries with pending messages; rebuilt from the (restored) store on the first round. */
-  private Set<String> watched;
+  /** Keys of entries that need polling; loaded from the (restored) store on the first tick. */
+  private final Set<String> watched = new HashSet<>();
+  private boolean indexLoaded;
   /** Entries kept only for their remembered verdicts, and until when. */
-  private Map<String, Instant> idleUntil;
+  private final Map<String, Instant> idleUntil = new HashMap<>();
   private long lastMasterchainSeqno = -1;
   private int roundsWithoutPoll;
+  private boolean roundInFlight;
+  private Cancellable poll;
+  private Cancellable drain;
+  private Cancellable housekeeping;
+
+  /** Told how rounds progress (tests step a TopologyTestDriver with it; the pipeline ignores it). */
+  interface RoundListener {
+    RoundListener NONE = new RoundListener() { };
+
+    /** A round started: its first call is in flight (called on the stream thread). */
+    default void roundStarted() { }
+
+    /** A round's calls came back and their results wait for the stream thread (called on an HTTP thread). */
+    default void stepQueued() { }
+
+    /** A round ended: its results were applied, or nothing was polled (called on the stream thread). */
+    default void roundEnded() { }
+  }
 
   WatchListProcessor(TonApi api, MasterchainWatch masterchain, Clock clock, PollerSettings settings,
-      PollerMetrics metrics) {
+      PollerMetrics metrics, RoundListener listener) {
     this.masterchain = Objects.requireNonNull(masterchain, "masterchain");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.listener = Objects.requireNonNull(listener, "listener");
     this.scanner = new WalletScanner(Objects.requireNonNull(api, "api"), settings, metrics);
   }
 
@@ -73,12 +102,13 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   public void init(ProcessorContext<String, Confirmation> context) {
     this.context = context;
     this.store = context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE);
-    this.watched = null;
-    context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::round);
+    // the first tick loads the watch list from the store, then ticks continue only while needed
+    poll = context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::onPollTick);
   }
 
   @Override
   public void process(Record<String, Submission> record) {
+    drainCompleted();
     Submission s = record.value();
     if (s == null) {
       log.warn("submission without value ignored key={}", record.key());
@@ -109,50 +139,92 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
       }
     }
     store.put(key, wallet.watch(s));
-    if (watched != null) {
-      watched.add(key);
-      idleUntil.remove(key);
-    }
+    watched.add(key);
+    idleUntil.remove(key);
     log.info("watching subwallet={} request={} transfer={} seqno={} hash={} validUntil={} attempt={} recheck={}",
         s.subwalletId(), s.requestId(), s.transferId(), s.seqno(), s.messageHash(), s.validUntil(), s.attempt(),
         s.recheck());
+    afterWork();
   }
 
-  /** One punctuation: check for a new block, then poll all watched wallets at once. */
-  private void round(long punctuatedAtMs) {
-    if (watched == null) {
+  /** Keeps the punctuations to what is pending: polling while something is watched, draining while a round runs. */
+  private void afterWork() {
+    if (!indexLoaded) {
+      return; // the first tick, already scheduled, decides
+    }
+    if (!watched.isEmpty() && poll == null) {
+      poll = context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::onPollTick);
+    } else if (watched.isEmpty() && poll != null) {
+      poll.cancel();
+      poll = null;
+    }
+    if (roundInFlight && drain == null) {
+      drain = context.schedule(DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> {
+        drainCompleted();
+        afterWork();
+      });
+    } else if (!roundInFlight && drain != null) {
+      drain.cancel();
+      drain = null;
+    }
+    if (!idleUntil.isEmpty() && housekeeping == null) {
+      housekeeping = context.schedule(HOUSEKEEPING_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> {
+        forgetIdle(clock.instant());
+        afterWork();
+      });
+    } else if (idleUntil.isEmpty() && housekeeping != null) {
+      housekeeping.cancel();
+      housekeeping = null;
+    }
+  }
+
+  private void drainCompleted() {
+    for (Runnable step = completed.poll(); step != null; step = completed.poll()) {
+      step.run();
+    }
+  }
+
+  /** One poll tick: unless a round still runs, check for a new block, then poll all watched wallets at once. */
+  private void onPollTick(long punctuatedAtMs) {
+    if (!indexLoaded) {
       loadIndex();
     }
-    Instant now = clock.instant();
-    forgetIdle(now);
-    if (watched.isEmpty()) {
-      return; // nothing to watch: no API call at all
+    drainCompleted();
+    if (!roundInFlight && !watched.isEmpty()) {
+      startRound(punctuatedAtMs);
     }
-    if (!newBlockOrFallback(punctuatedAtMs)) {
+    afterWork();
+  }
+
+  private void startRound(long punctuatedAtMs) {
+    roundInFlight = true;
+    listener.roundStarted();
+    roundsWithoutPoll++;
+    masterchain.read(punctuatedAtMs)
+        .orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .whenComplete((info, error) -> {
+          completed.add(() -> onMasterchain(info, error));
+          listener.stepQueued();
+        });
+  }
+
+  /** The masterchain answer is back (on the stream thread): poll the wallets, or end the round. */
+  private void onMasterchain(MasterchainInfo info, Throwable error) {
+    boolean poll = roundsWithoutPoll >= settings.fallbackRounds();
+    if (error != null) {
+      log.warn("masterchain read failed error={}", WalletScanner.rootMessage(error));
+    } else if (info.seqno() != lastMasterchainSeqno) {
+      lastMasterchainSeqno = info.seqno();
+      poll = true;
+    }
+    if (!poll) {
       metrics.round("idle");
+      endRound();
       return;
     }
     metrics.round("polled");
     roundsWithoutPoll = 0;
-    pollAll(now);
-  }
-
-  private boolean newBlockOrFallback(long punctuatedAtMs) {
-    roundsWithoutPoll++;
-    try {
-      MasterchainInfo info = masterchain.read(punctuatedAtMs)
-          .get(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS);
-      if (info.seqno() != lastMasterchainSeqno) {
-        lastMasterchainSeqno = info.seqno();
-        return true;
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    } catch (ExecutionException | TimeoutException e) {
-      log.warn("masterchain read failed error={}", WalletScanner.rootMessage(e));
-    }
-    return roundsWithoutPoll >= settings.fallbackRounds();
+    pollAll(clock.instant());
   }
 
   private void pollAll(Instant now) {
@@ -165,23 +237,17 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
       }
       wallets.put(key, wallet);
     }
-    // every wallet's calls in flight at once; the stream thread waits once, for all, with a bound
     Map<String, CompletableFuture<WalletObservation>> calls = new HashMap<>();
     wallets.forEach((key, wallet) -> {
       metrics.walletPolled();
-      calls.put(key, start(wallet, now));
+      calls.put(key, start(wallet, now).orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS));
     });
-    awaitAll(calls.values());
-
-    long ts = context.currentSystemTimeMs();
-    for (Map.Entry<String, WatchedWallet> e : wallets.entrySet()) {
-      String key = e.getKey();
-      CompletableFuture<WalletObservation> call = calls.get(key);
-      WalletObservation observation = outcome(e.getValue(), call);
-      if (observation != null) {
-        conclude(key, e.getValue(), observation, now, ts);
-      }
-    }
+    CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
+        .handle((ignored, error) -> null)
+        .thenRun(() -> {
+          completed.add(() -> concludeAll(wallets, calls, now));
+          listener.stepQueued();
+        });
   }
 
   private CompletableFuture<WalletObservation> start(WatchedWallet wallet, Instant now) {
@@ -192,25 +258,30 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     }
   }
 
-  private void awaitAll(Collection<CompletableFuture<WalletObservation>> calls) {
-    try {
-      CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-          .get(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      // individual failures and stragglers are handled per wallet below
+  /** Every wallet's observation is back: conclude, on the stream thread, on the wallets as they are now. */
+  private void concludeAll(Map<String, WatchedWallet> polled, Map<String, CompletableFuture<WalletObservation>> calls,
+      Instant now) {
+    long ts = context.currentSystemTimeMs();
+    for (Map.Entry<String, WatchedWallet> e : polled.entrySet()) {
+      String key = e.getKey();
+      WalletObservation observation = outcome(e.getValue(), calls.get(key));
+      WatchedWallet current = store.get(key);
+      if (observation != null && current != null) {
+        Set<List<String>> observed = new HashSet<>();
+        e.getValue().pending().forEach(t -> observed.add(WalletRound.key(t)));
+        conclude(key, current, observation, now, ts, observed);
+      }
     }
+    endRound();
+  }
+
+  private void endRound() {
+    roundInFlight = false;
+    afterWork();
+    listener.roundEnded();
   }
 
   private WalletObservation outcome(WatchedWallet wallet, CompletableFuture<WalletObservation> call) {
-    if (!call.isDone()) {
-      call.cancel(false);
-      metrics.walletPollFailed();
-      log.warn("wallet poll missed the round deadline subwallet={} timeoutMs={}", wallet.subwalletId(),
-          settings.roundTimeout().toMillis());
-      return null;
-    }
     try {
       return call.getNow(null);
     } catch (RuntimeException e) {
@@ -220,8 +291,9 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     }
   }
 
-  private void conclude(String key, WatchedWallet wallet, WalletObservation observation, Instant now, long ts) {
-    WalletRound.Result result = WalletRound.apply(wallet, observation, now, settings);
+  private void conclude(String key, WatchedWallet wallet, WalletObservation observation, Instant now, long ts,
+      Set<List<String>> observed) {
+    WalletRound.Result result = WalletRound.apply(wallet, observation, now, settings, observed);
     for (WalletRound.Verdict v : result.verdicts()) {
       publish(key, v, ts);
     }
@@ -251,9 +323,6 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
 
   /** Deletes entries kept only for remembered verdicts once those are older than the retention. */
   private void forgetIdle(Instant now) {
-    if (idleUntil.isEmpty()) {
-      return;
-    }
     List<String> due = new ArrayList<>();
     idleUntil.forEach((key, until) -> {
       if (!until.isAfter(now)) {
@@ -277,8 +346,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   }
 
   private void loadIndex() {
-    watched = new HashSet<>();
-    idleUntil = new HashMap<>();
+    indexLoaded = true;
     Duration retention = settings.resolvedRetention();
     try (KeyValueIterator<String, WatchedWallet> it = store.all()) {
       while (it.hasNext()) {

@@ -88,9 +88,34 @@ class WatchListTopologyTest {
     devnet.close();
   }
 
+  /** Follows the processor's rounds, so a test can step the driver until a round has ended. */
+  private static final class Rounds implements WatchListProcessor.RoundListener {
+    private final java.util.concurrent.Semaphore queued = new java.util.concurrent.Semaphore(0);
+    private volatile boolean started;
+    private volatile boolean ended;
+
+    @Override
+    public void roundStarted() {
+      started = true;
+    }
+
+    @Override
+    public void stepQueued() {
+      queued.release();
+    }
+
+    @Override
+    public void roundEnded() {
+      ended = true;
+    }
+  }
+
+  private final Rounds rounds = new Rounds();
+
   private void startDriver(Clock pollerClock) {
     metrics = PollerMetrics.inMemory();
-    driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, SETTINGS, metrics), props(), START);
+    driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, SETTINGS, metrics, rounds), props(),
+        START);
     submissions = driver.createInputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
         Topics.PAYOUT_SUBMISSIONS.keySerde().serializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().serializer());
     confirmations = driver.createOutputTopic(Topics.PAYOUT_CONFIRMATIONS.name(),
@@ -108,12 +133,27 @@ class WatchListTopologyTest {
   /** A new block on devnet, then one poll round. */
   private void round() {
     devnet.produceBlock();
-    driver.advanceWallClockTime(INTERVAL);
+    idleRound();
   }
 
-  /** A round without a new block. */
+  /**
+   * One poll tick, and, if it started a round, the round to its end: each time its calls come
+   * back (on the HTTP threads), a short advance lets the stream thread apply them.
+   */
   private void idleRound() {
+    rounds.started = false;
+    rounds.ended = false;
     driver.advanceWallClockTime(INTERVAL);
+    while (rounds.started && !rounds.ended) {
+      try {
+        assertThat(rounds.queued.tryAcquire(10, java.util.concurrent.TimeUnit.SECONDS)).as("the round's calls came back")
+            .isTrue();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+      driver.advanceWallClockTime(Duration.ofMillis(2));
+    }
   }
 
   private void watch(Submission s) {

@@ -247,6 +247,8 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   // ---- verdicts: to the ledger's batches, applied when recorded ---------------------------------
 
   private void onConfirmation(String key, Confirmation verdict) {
+    log.debug("verdict received subwallet={} request={} transfer={} status={} hash={} observedAt={}", key,
+        verdict.requestId(), verdict.transferId(), verdict.status(), verdict.messageHash(), verdict.observedAt());
     WalletHead head = heads.get(key);
     QueuedRequest queued = head == null || !head.hasWork() ? null : queue.head(head);
     boolean current = queued != null && isCurrent(head, queued, verdict);
