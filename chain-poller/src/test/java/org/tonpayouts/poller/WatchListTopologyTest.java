@@ -570,6 +570,24 @@ class WatchListTopologyTest {
   }
 
   @Test
+  void shouldNotAskForTheNextBlockBeforeMostOfABlockIntervalPassed() {
+    PollerMetrics counted = PollerMetrics.inMemory();
+    MasterchainWatch watch = new MasterchainWatch(api, INTERVAL, counted);
+    long first = watch.read(0).join().seqno();
+    devnet.produceBlock();
+    assertThat(watch.read(400).join().seqno()).isEqualTo(first + 1); // learned: one block per 400 ms
+    assertThat(counted.apiCalls("getMasterchainInfo")).isEqualTo(2);
+
+    watch.read(450).join();
+    watch.read(600).join();
+    assertThat(counted.apiCalls("getMasterchainInfo")).as("no block can be due yet").isEqualTo(2);
+
+    devnet.produceBlock();
+    assertThat(watch.read(700).join().seqno()).as("most of an interval passed: ask").isEqualTo(first + 2);
+    assertThat(counted.apiCalls("getMasterchainInfo")).isEqualTo(3);
+  }
+
+  @Test
   void shouldShareOneMasterchainReadBetweenTasksPunctuatedTogether() {
     PollerMetrics shared = PollerMetrics.inMemory();
     MasterchainWatch watch = new MasterchainWatch(api, INTERVAL, shared);
