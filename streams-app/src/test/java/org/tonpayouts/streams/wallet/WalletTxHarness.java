@@ -53,9 +53,9 @@ final class WalletTxHarness implements AutoCloseable {
   static final Subwallets SUBWALLETS = new Subwallets(PayoutTestKit.KEY, 0);
 
   /** The chain's time (devnet's blocks) and, unless {@link #appClock} says otherwise, streams-app's. */
-  final TestClock clock = TestClock.fixedAt(START);
+  final TestClock clock;
   /** streams-app's own clock (processor and ledger). */
-  Clock appClock = clock;
+  Clock appClock;
   final Devnet devnet;
   final TonApiClient api;
   final DataSource database;
@@ -72,9 +72,25 @@ final class WalletTxHarness implements AutoCloseable {
   TestOutputTopic<String, Rejected> rejected;
   private Path stateDir;
 
+  /** A chain that makes a block only when the test calls {@link #block()}, on a clock standing at {@link #START}. */
   WalletTxHarness(Class<?> testClass, Map<String, Object> overrides) throws Exception {
+    this(testClass, overrides, TestClock.fixedAt(START), Duration.ZERO);
+  }
+
+  /**
+   * A chain that makes a block every 50 ms on the system clock (moved forward by
+   * {@link #advance}): messages apply on their own, as on a live network.
+   */
+  static WalletTxHarness onRunningChain(Class<?> testClass) throws Exception {
+    return new WalletTxHarness(testClass, Map.of(), TestClock.systemPlusOffset(), Duration.ofMillis(50));
+  }
+
+  private WalletTxHarness(Class<?> testClass, Map<String, Object> overrides, TestClock clock, Duration blockInterval)
+      throws Exception {
     this.overrides = overrides;
-    devnet = Devnet.builder().blockInterval(Duration.ZERO).clock(clock).start();
+    this.clock = clock;
+    this.appClock = clock;
+    devnet = Devnet.builder().blockInterval(blockInterval).clock(clock).start();
     api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(10_000));
     database = SharedTestInfrastructure.createDatabase(testClass);
     Ledger.migrate(database);
@@ -195,6 +211,13 @@ final class WalletTxHarness implements AutoCloseable {
   void pipe(Confirmation verdict) {
     confirmations.pipeInput(Topics.walletKey(verdict.subwalletId()), verdict);
     step(Duration.ofMillis(5));
+  }
+
+  /** Plays the poller on a running chain: waits for the transfer's transaction and pipes its verdict. */
+  Confirmation confirm(Submission s) {
+    Confirmation verdict = PayoutTestKit.verdictOf(s, PayoutTestKit.awaitTransaction(api, s));
+    pipe(verdict);
+    return verdict;
   }
 
   /** The poller's CONFIRMED/FAILED for the transfer, from devnet's transactions. */
