@@ -1,5 +1,7 @@
 package org.tonpayouts.streams;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -7,6 +9,7 @@ import java.util.Properties;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
@@ -58,6 +61,7 @@ public final class StreamsApp implements AutoCloseable {
     this.topology = topology(config, key, api, ledger, clock, metrics);
     String applicationId = config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG);
     Properties props = StreamsProperties.base(config, applicationId, metrics.registry());
+    adminToken.ifPresent(token -> props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, adminEndpoint(config)));
     this.streams = new KafkaStreams(topology, props);
     // Database, broker and API trouble gets a fresh thread from the last commit; anything else
     // (a bug, an unreadable record on an internal topic) stops the instance loudly.
@@ -68,6 +72,21 @@ public final class StreamsApp implements AutoCloseable {
     Subwallets subwallets = new Subwallets(key, config.workchain());
     this.adminServer = adminToken.<Supplier<AdminServer>>map(token -> () -> AdminServer.start(config.adminPort(),
         token, config, streams, ledger, subwallets, api, metrics, clock)).orElse(null);
+  }
+
+  /**
+   * This instance's admin API as the other instances name it ({@code application.server}): Kafka
+   * Streams then knows which instance holds each wallet's partition, and the wallet view says where
+   * to ask when it is not here.
+   */
+  private static String adminEndpoint(PayoutsConfig config) {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "localhost";
+    }
+    return host + ":" + config.adminPort();
   }
 
   /** The admin token when the admin API is on; refuses to start with a port and no (or a weak) token. */

@@ -130,12 +130,10 @@ public final class AdminServer implements AutoCloseable {
     } else {
       answer = answer(exchange, method, route, path);
     }
-    try {
-      String body = answer.body() instanceof String text ? text : json.writeValueAsString(answer.body());
-      HttpEndpoint.respond(exchange, answer.status(), answer.contentType(), body);
-    } finally {
-      metrics.adminCall(route, answer.status(), Duration.between(started, clock.instant()));
-    }
+    String body = answer.body() instanceof String text ? text : json.writeValueAsString(answer.body());
+    // counted before answering, so whoever got the answer also sees it counted
+    metrics.adminCall(route, answer.status(), Duration.between(started, clock.instant()));
+    HttpEndpoint.respond(exchange, answer.status(), answer.contentType(), body);
   }
 
   /** The route's name for metrics and logs: never the path itself (ids would explode the tag values). */

@@ -80,9 +80,10 @@ final class WalletView {
       store = streams.store(StoreQueryParameters.fromNameAndType(WalletTxProcessor.WALLET_HEADS_STORE,
           QueryableStoreTypes.<String, WalletHead>keyValueStore()).withPartition(partition));
     } catch (InvalidStateStoreException e) {
+      String owner = meta.activeHost() == null || meta.activeHost().port() < 0 ? "the instance that owns it"
+          : "the admin API of " + meta.activeHost().host() + ":" + meta.activeHost().port();
       return new StoreState("other-instance", partition, "partition " + partition + " of " + Topics.PAYOUT_REQUESTS
-          + " is not on this instance (or is being restored): ask the instance that owns it", null, null, null,
-          null, null);
+          + " is not on this instance (or is being restored): ask " + owner, null, null, null, null, null);
     }
     WalletHead head;
     try {
