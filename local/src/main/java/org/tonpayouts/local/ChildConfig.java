@@ -45,6 +45,22 @@ public final class ChildConfig {
     }
   }
 
+  /**
+   * streams-app's admin API: its port and bearer token (the token goes into the child's environment only).
+   *
+   * @param tokenFile where the launcher keeps the token for {@code payouts admin --token-file}
+   */
+  public record AdminAccess(int port, String token, Path tokenFile) {
+    public String url() {
+      return "http://127.0.0.1:" + port;
+    }
+
+    @Override
+    public String toString() {
+      return "AdminAccess[port=" + port + ", token=<set>, tokenFile=" + tokenFile + "]";
+    }
+  }
+
   public ChildConfig(Settings settings, Secrets secrets, RunDirectory run) {
     this.settings = settings;
     this.secrets = secrets;
@@ -62,10 +78,19 @@ public final class ChildConfig {
    * @param metricsPort its {@code metrics.port} (metrics and health), 0 for none
    */
   public ChildSpec streamsApp(Path jar, int metricsPort) {
+    return streamsApp(jar, metricsPort, Optional.empty());
+  }
+
+  /** streams-app's files with its admin API on {@code admin.port()}; the token goes into its environment. */
+  public ChildSpec streamsApp(Path jar, int metricsPort, Optional<AdminAccess> admin) {
     Map<String, String> props = common(STREAMS_APP, metricsPort);
     settings.walletSecretFile().ifPresent(f -> props.put(PayoutsConfig.WALLET_SECRET_FILE_CONFIG, f.toString()));
     Map<String, String> env = commonEnv();
     secrets.walletSeedHex().ifPresent(seed -> env.put(WalletSecrets.SEED_ENV, seed));
+    admin.ifPresent(a -> {
+      props.put(PayoutsConfig.ADMIN_PORT_CONFIG, Integer.toString(a.port()));
+      env.put(PayoutsConfig.envName(PayoutsConfig.ADMIN_TOKEN_CONFIG), a.token());
+    });
     return write(STREAMS_APP, jar, props, env, metricsPort);
   }
 
