@@ -34,7 +34,10 @@ import picocli.CommandLine.Spec;
 public final class AdminCommand {
   static final String URL_ENV = "PAYOUTS_ADMIN_URL";
   static final String DEFAULT_URL = "http://localhost:8090";
+  /** Prints answers readably. */
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  /** Writes request bodies. */
+  private static final ObjectMapper COMPACT = new ObjectMapper();
 
   @Spec
   CommandSpec spec;
@@ -175,7 +178,7 @@ public final class AdminCommand {
     static int post(AdminCommand admin, CommandSpec spec, String requestId, String transferId,
         Map<String, Object> body) throws Exception {
       return print(spec, admin.client().post("/admin/reconciliations/" + AdminClient.segment(requestId) + "/"
-          + AdminClient.segment(transferId) + "/resolve", JSON.writeValueAsString(body)));
+          + AdminClient.segment(transferId) + "/resolve", COMPACT.writeValueAsString(body)));
     }
 
     @Command(name = "settled", mixinStandardHelpOptions = true,

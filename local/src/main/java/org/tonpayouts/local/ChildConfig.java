@@ -26,6 +26,7 @@ public final class ChildConfig {
   private final Settings settings;
   private final Secrets secrets;
   private final RunDirectory run;
+  private final Map<String, String> overrides;
 
   /**
    * What both children share.
@@ -62,9 +63,15 @@ public final class ChildConfig {
   }
 
   public ChildConfig(Settings settings, Secrets secrets, RunDirectory run) {
+    this(settings, secrets, run, Map.of());
+  }
+
+  /** @param overrides configuration keys set for both children on top of the launcher's ({@code --set}) */
+  public ChildConfig(Settings settings, Secrets secrets, RunDirectory run, Map<String, String> overrides) {
     this.settings = settings;
     this.secrets = secrets;
     this.run = run;
+    this.overrides = Map.copyOf(overrides);
   }
 
   /** Writes streams-app's files; the wallet seed (devnet runs) goes into its environment. No metrics endpoint. */
@@ -117,6 +124,7 @@ public final class ChildConfig {
     props.put(PayoutsConfig.WALLET_WORKCHAIN_CONFIG, "0");
     props.put(PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, Long.toString(settings.subwalletMin()));
     props.put(PayoutsConfig.WALLET_SUBWALLET_MAX_CONFIG, Long.toString(settings.subwalletMax()));
+    props.putAll(overrides);
     return props;
   }
 

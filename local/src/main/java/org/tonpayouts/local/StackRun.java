@@ -88,7 +88,7 @@ public final class StackRun implements AutoCloseable {
       log.warn("external TON API: wallets are not funded by the launcher subwallets={}..{}", wallets.firstSubwallet(),
           wallets.lastSubwallet());
     }
-    ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run);
+    ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run, options.childSettings());
     admin = AdminTokens.create(run.file("admin-token"), LocalPorts.free());
     List<ChildSpec> specs = List.of(config.streamsApp(options.home().streamsAppJar(), LocalPorts.free(),
             Optional.of(admin)),

@@ -33,6 +33,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.schemas.AuditRecord;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.Topics;
@@ -81,8 +82,10 @@ class UpCommandTest {
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(out, true));
     AtomicInteger exit = new AtomicInteger(-1);
+    // short valid_until: chain-poller concludes a reconciliation once it has passed (plus the skew margin)
     Thread upThread = new Thread(() -> exit.set(cmd.execute("--wallets", "2", "--partitions", "2", "--block-ms",
-        "100", "--data-dir", tmp.toString())), "payouts-up");
+        "100", "--data-dir", tmp.toString(), "--set", PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG + "=10", "--set",
+        PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG + "=2")), "payouts-up");
     upThread.start();
     try {
       await("payouts up printed its URLs").atMost(START_DEADLINE)
@@ -95,7 +98,9 @@ class UpCommandTest {
       assertThat(printed)
           .contains(ConnectionInfo.BOOTSTRAP).contains(bootstrap)
           .contains(ConnectionInfo.JDBC).contains(run.stack().ledgerJdbcUrl())
-          .contains("kafka-console-producer.sh --bootstrap-server " + bootstrap + " --topic payout.requests");
+          .contains("kafka-console-producer.sh --bootstrap-server " + bootstrap + " --topic payout.requests")
+          .contains(ConnectionInfo.ADMIN).contains(run.admin().url())
+          .contains("./payouts admin --url " + run.admin().url() + " --token-file " + run.admin().tokenFile());
       for (ChildProcess child : run.processes().children()) {
         assertThat(printed).contains(child.spec().opsUrl("/metrics")).contains(child.spec().opsUrl("/health/ready"));
         assertScrapes(child);
