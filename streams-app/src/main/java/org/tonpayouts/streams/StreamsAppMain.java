@@ -35,8 +35,11 @@ import picocli.CommandLine.Option;
     description = "Issues TON payouts: one transaction at a time per WalletV4R2 subwallet.")
 public final class StreamsAppMain implements Callable<Integer> {
   static final String PROCESS = "streams-app";
-  /** Ledger connections: issuing rounds, confirmations and the health check share them. */
-  private static final int LEDGER_POOL_SIZE = 4;
+  /**
+   * Ledger connections: issuing rounds, confirmations and the health check share them, and the
+   * outbox publisher and the admin API take one each while they work.
+   */
+  private static final int LEDGER_POOL_SIZE = 6;
 
   @Option(names = "--config", description = "Properties file; PAYOUTS_* environment variables override it.")
   private Path configFile;

@@ -5,12 +5,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -95,7 +95,7 @@ public final class PayoutProcess {
    * its topology (streams-app's outbox publisher writes {@code payout.audit}).
    */
   public void verifyTopics(Topology topology, Collection<String> alsoWritten) {
-    Set<String> required = new TreeSet<>(RequiredTopics.of(topology));
+    Set<String> required = new LinkedHashSet<>(RequiredTopics.of(topology));
     required.addAll(alsoWritten);
     try (AdminClients.Session session = AdminClients.open(config, name + "-topic-check")) {
       RequiredTopics.verify(session.admin(), config.bootstrapServers(), required,
