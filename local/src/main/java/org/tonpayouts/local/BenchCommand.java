@@ -45,7 +45,7 @@ public final class BenchCommand implements Callable<Integer> {
     Home home = Home.locate();
     RunOptions options = new RunOptions(wallets, stack.partitions, stack.blockInterval(), Optional.empty(),
         Optional.empty(), Optional.empty(), RunOptions.DEVNET_REQUESTS_PER_SECOND, false,
-        Duration.ofSeconds(stack.timeoutSeconds), stack.dataDir(home), home);
+        Duration.ofSeconds(stack.timeoutSeconds), stack.dataDir(home), home, stack.settings);
     Clock clock = Clock.systemUTC();
     long started = clock.millis();
     try (StackRun run = StackRun.start(options, out, clock)) {

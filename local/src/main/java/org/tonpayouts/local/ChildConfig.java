@@ -26,6 +26,7 @@ public final class ChildConfig {
   private final Settings settings;
   private final Secrets secrets;
   private final RunDirectory run;
+  private final Map<String, String> overrides;
 
   /**
    * What both children share.
@@ -45,10 +46,32 @@ public final class ChildConfig {
     }
   }
 
+  /**
+   * streams-app's admin API: its port and bearer token (the token goes into the child's environment only).
+   *
+   * @param tokenFile where the launcher keeps the token for {@code payouts admin --token-file}
+   */
+  public record AdminAccess(int port, String token, Path tokenFile) {
+    public String url() {
+      return "http://127.0.0.1:" + port;
+    }
+
+    @Override
+    public String toString() {
+      return "AdminAccess[port=" + port + ", token=<set>, tokenFile=" + tokenFile + "]";
+    }
+  }
+
   public ChildConfig(Settings settings, Secrets secrets, RunDirectory run) {
+    this(settings, secrets, run, Map.of());
+  }
+
+  /** @param overrides configuration keys set for both children on top of the launcher's ({@code --set}) */
+  public ChildConfig(Settings settings, Secrets secrets, RunDirectory run, Map<String, String> overrides) {
     this.settings = settings;
     this.secrets = secrets;
     this.run = run;
+    this.overrides = Map.copyOf(overrides);
   }
 
   /** Writes streams-app's files; the wallet seed (devnet runs) goes into its environment. No metrics endpoint. */
@@ -62,10 +85,19 @@ public final class ChildConfig {
    * @param metricsPort its {@code metrics.port} (metrics and health), 0 for none
    */
   public ChildSpec streamsApp(Path jar, int metricsPort) {
+    return streamsApp(jar, metricsPort, Optional.empty());
+  }
+
+  /** streams-app's files with its admin API on {@code admin.port()}; the token goes into its environment. */
+  public ChildSpec streamsApp(Path jar, int metricsPort, Optional<AdminAccess> admin) {
     Map<String, String> props = common(STREAMS_APP, metricsPort);
     settings.walletSecretFile().ifPresent(f -> props.put(PayoutsConfig.WALLET_SECRET_FILE_CONFIG, f.toString()));
     Map<String, String> env = commonEnv();
     secrets.walletSeedHex().ifPresent(seed -> env.put(WalletSecrets.SEED_ENV, seed));
+    admin.ifPresent(a -> {
+      props.put(PayoutsConfig.ADMIN_PORT_CONFIG, Integer.toString(a.port()));
+      env.put(PayoutsConfig.envName(PayoutsConfig.ADMIN_TOKEN_CONFIG), a.token());
+    });
     return write(STREAMS_APP, jar, props, env, metricsPort);
   }
 
@@ -92,6 +124,7 @@ public final class ChildConfig {
     props.put(PayoutsConfig.WALLET_WORKCHAIN_CONFIG, "0");
     props.put(PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, Long.toString(settings.subwalletMin()));
     props.put(PayoutsConfig.WALLET_SUBWALLET_MAX_CONFIG, Long.toString(settings.subwalletMax()));
+    props.putAll(overrides);
     return props;
   }
 

@@ -17,6 +17,7 @@ final class ConnectionInfo {
   static final String BOOTSTRAP = "Kafka bootstrap servers";
   static final String JDBC = "PostgreSQL ledger";
   static final String PRODUCE_HEADER = "Produce a payout request";
+  static final String ADMIN = "streams-app admin API";
 
   private ConnectionInfo() {}
 
@@ -50,6 +51,12 @@ final class ConnectionInfo {
           child.spec().opsUrl("/health/live"), child.spec().opsUrl("/health/ready"));
       out.printf("  %-29s %s%n", child.name() + " log", child.spec().logFile());
     }
+    ChildConfig.AdminAccess admin = run.admin();
+    out.printf("  %-29s %s (bearer token in %s)%n", ADMIN, admin.url(), admin.tokenFile());
+    out.println();
+    out.println("Ask the admin API (transfers waiting for a reconciliation, a request's lifecycle, a wallet):");
+    out.println("  ./payouts admin --url " + admin.url() + " --token-file " + admin.tokenFile()
+        + " reconciliation list");
     out.println();
     out.println(PRODUCE_HEADER + " (Apache Kafka's bin/ on the PATH; key and value separated by '|'):");
     out.println("  echo '" + producerInput(sampleRequest(run, now)) + "' | kafka-console-producer.sh"

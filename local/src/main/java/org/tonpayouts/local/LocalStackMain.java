@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The local stack launcher ({@code ./payouts}): {@code demo} (the default), {@code up}, {@code bench},
- * {@code topics}, {@code wallets} and {@code config-table}. Run from the checkout's root:
+ * {@code topics}, {@code wallets}, {@code config-table} and {@code admin}. Run from the checkout's root:
  *
  * <pre>
  * ./payouts                                  # demo: 10 wallets, 50 requests, devnet with 400 ms blocks
@@ -15,15 +15,16 @@ import picocli.CommandLine.Command;
  * ./payouts bench --wallets 100 --block-ms 400
  * ./payouts topics --config payouts.properties   # create or check the topics on any Kafka
  * ./payouts wallets --from 698983191 --count 5 --testnet --wallet-secret-file key.txt
+ * ./payouts admin reconciliation list            # streams-app's admin API (PAYOUTS_ADMIN_TOKEN)
  * </pre>
  */
 @Command(name = "payouts", mixinStandardHelpOptions = true, version = "ton-payouts local stack 0.1.0",
     description = "TON payouts on Kafka Streams: the whole pipeline on this machine.",
     subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, TopicsCommand.class, WalletsCommand.class,
-        ConfigTableCommand.class, CommandLine.HelpCommand.class})
+        ConfigTableCommand.class, AdminCommand.class, CommandLine.HelpCommand.class})
 public final class LocalStackMain {
   private static final Set<String> TOP_LEVEL = Set.of("demo", "up", "bench", "topics", "wallets", "config-table",
-      "help", "-h", "--help", "-V", "--version");
+      "admin", "help", "-h", "--help", "-V", "--version");
 
   public static void main(String[] args) {
     System.exit(execute(args));

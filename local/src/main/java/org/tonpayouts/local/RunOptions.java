@@ -3,6 +3,7 @@ package org.tonpayouts.local;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,10 +19,16 @@ import java.util.Optional;
  * @param testnet addresses in their testnet form
  * @param settleTimeout how long to wait for every settlement; zero: derived from the load
  * @param dataDir where run directories are created
+ * @param childSettings configuration keys set for both children ({@code --set key=value})
  */
 public record RunOptions(int wallets, int partitions, Duration blockInterval, Optional<URI> externalApi,
                          Optional<Path> walletSecretFile, Optional<Path> apiKeyFile, double apiRequestsPerSecond,
-                         boolean testnet, Duration settleTimeout, Path dataDir, Home home) {
+                         boolean testnet, Duration settleTimeout, Path dataDir, Home home,
+                         Map<String, String> childSettings) {
+  public RunOptions {
+    childSettings = Map.copyOf(childSettings);
+  }
+
   /** Requests per second for devnet: effectively no client-side limit. */
   public static final double DEVNET_REQUESTS_PER_SECOND = 1_000_000;
 

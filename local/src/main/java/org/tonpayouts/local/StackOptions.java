@@ -2,6 +2,8 @@ package org.tonpayouts.local;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** Options every command that starts the stack shares (a picocli mixin). */
@@ -17,6 +19,11 @@ public final class StackOptions {
   @Option(names = "--data-dir", paramLabel = "<dir>",
       description = "Where run directories (config, logs) are created (default: local-data/ in the checkout).")
   Path dataDir;
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "A configuration key for both streams-app and chain-poller, e.g. --set"
+          + " transfer.valid.until.ttl.seconds=20 (repeatable; the README's configuration reference lists the keys).")
+  Map<String, String> settings = new LinkedHashMap<>();
 
   @Option(names = "--timeout-s", defaultValue = "0",
       description = "Seconds to wait for every settlement (default: derived from the load).")

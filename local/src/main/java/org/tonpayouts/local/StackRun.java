@@ -39,6 +39,7 @@ public final class StackRun implements AutoCloseable {
   private LocalStack stack;
   private StackProcesses processes;
   private BlockClock blockClock;
+  private ChildConfig.AdminAccess admin;
   private volatile boolean closed;
 
   private StackRun(RunOptions options, PrintWriter out, Clock clock) {
@@ -87,8 +88,10 @@ public final class StackRun implements AutoCloseable {
       log.warn("external TON API: wallets are not funded by the launcher subwallets={}..{}", wallets.firstSubwallet(),
           wallets.lastSubwallet());
     }
-    ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run);
-    List<ChildSpec> specs = List.of(config.streamsApp(options.home().streamsAppJar(), LocalPorts.free()),
+    ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run, options.childSettings());
+    admin = AdminTokens.create(run.file("admin-token"), LocalPorts.free());
+    List<ChildSpec> specs = List.of(config.streamsApp(options.home().streamsAppJar(), LocalPorts.free(),
+            Optional.of(admin)),
         config.chainPoller(options.home().chainPollerJar(), LocalPorts.free()));
     processes = StackProcesses.start(specs, Map.of(
         ChildConfig.STREAMS_APP, PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG)
@@ -130,6 +133,11 @@ public final class StackRun implements AutoCloseable {
 
   public StackProcesses processes() {
     return processes;
+  }
+
+  /** streams-app's admin API: URL, and the file holding its token (for {@code payouts admin --token-file}). */
+  public ChildConfig.AdminAccess admin() {
+    return admin;
   }
 
   public Optional<BlockClock> blockClock() {

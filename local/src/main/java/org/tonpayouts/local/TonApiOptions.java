@@ -55,6 +55,6 @@ public final class TonApiOptions {
     validate();
     return new RunOptions(wallets, stack.partitions, stack.blockInterval(), Optional.ofNullable(tonApiUrl),
         Optional.ofNullable(walletSecretFile), Optional.ofNullable(tonApiKeyFile), requestsPerSecond(), onTestnet(),
-        settleTimeout, stack.dataDir(home), home);
+        settleTimeout, stack.dataDir(home), home, stack.settings);
   }
 }

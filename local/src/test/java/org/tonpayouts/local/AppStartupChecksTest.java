@@ -72,7 +72,7 @@ class AppStartupChecksTest {
     assertThat(streamsApp.exitCode()).as(streamsApp.output()).isEqualTo(StartupException.EXIT_CODE);
     assertThat(streamsApp.output()).contains("streams-app: cannot start: missing topics on Kafka at "
         + kafka.bootstrapServers() + ": payout.requests, payout.confirmations, payout.rejected, payout.settlements,"
-        + " payout.submissions. Create them with: java -jar streams-app.jar topics --config " + config);
+        + " payout.submissions, payout.audit. Create them with: java -jar streams-app.jar topics --config " + config);
 
     Run poller = run(home.chainPollerJar(), config, "--config", config.toString());
     assertThat(poller.exitCode()).as(poller.output()).isEqualTo(StartupException.EXIT_CODE);
@@ -83,7 +83,7 @@ class AppStartupChecksTest {
     Run first = run(home.streamsAppJar(), config, "topics", "--config", config.toString());
     assertThat(first.exitCode()).as(first.output()).isZero();
     assertThat(first.output()).contains("created   payout.requests partitions=2 replication=broker-default")
-        .contains("5 created, 0 updated, 0 conflicts");
+        .contains("6 created, 0 updated, 0 conflicts");
     Run second = run(home.streamsAppJar(), config, "topics", "--config", config.toString());
     assertThat(second.exitCode()).as(second.output()).isZero();
     assertThat(second.output()).contains("ok        payout.requests partitions=2 replication=1")

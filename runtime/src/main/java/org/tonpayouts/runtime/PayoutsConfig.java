@@ -201,6 +201,27 @@ public final class PayoutsConfig extends AbstractConfig {
           + " them reserved; a crashed instance's wallets then wait for the session timeout. Empty: dynamic membership,"
           + " and a clean stop leaves the group so the partitions move at once.";
 
+  // ---- the admin API and the ledger's outboxes (keys of the "run it in production" work) ----
+  public static final String ADMIN_PORT_CONFIG = "admin.port";
+  private static final String ADMIN_PORT_DOC =
+      "Port of streams-app's admin API (request lifecycles, wallet views, reconciliation and its resolution;"
+          + " README: Admin API); 0 disables it. Every call needs the bearer token (admin.token or admin.token.file);"
+          + " streams-app refuses to start with a port and no token. Keep the port off the public network.";
+  public static final String ADMIN_TOKEN_CONFIG = "admin.token";
+  private static final String ADMIN_TOKEN_DOC =
+      "Bearer token of the admin API, at least 16 characters; set it in the environment"
+          + " (PAYOUTS_ADMIN_TOKEN), not in a file next to ordinary settings. Never logged. Empty: read admin.token.file.";
+  public static final String ADMIN_TOKEN_FILE_CONFIG = "admin.token.file";
+  private static final String ADMIN_TOKEN_FILE_DOC =
+      "File holding the admin API's bearer token (surrounding whitespace ignored); used when admin.token is empty.";
+  public static final String OUTBOX_POLL_INTERVAL_MS_CONFIG = "outbox.poll.interval.ms";
+  private static final String OUTBOX_POLL_INTERVAL_MS_DOC =
+      "How often streams-app publishes what its ledger holds for Kafka and has not published yet: every audit_log row"
+          + " to payout.audit, and the settlements of operators' resolutions to payout.settlements. Published at least"
+          + " once (a crash between the send and its mark repeats it; consumers deduplicate on the audit id).";
+  /** The shortest admin token streams-app accepts. */
+  public static final int ADMIN_TOKEN_MIN_LENGTH = 16;
+
   public static final ConfigDef CONFIG = new ConfigDef()
       .define(KAFKA_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", Importance.HIGH, KAFKA_BOOTSTRAP_SERVERS_DOC)
       .define(STREAMS_APPLICATION_ID_CONFIG, Type.STRING, "ton-payouts", Importance.HIGH, STREAMS_APPLICATION_ID_DOC)
@@ -267,7 +288,12 @@ public final class PayoutsConfig extends AbstractConfig {
                   throw new ConfigException(name, value, "must be -1 (forever) or a positive number of milliseconds");
                 }
               }, () -> "-1 or at least 1"), Importance.MEDIUM, TOPICS_RETENTION_MS_DOC)
-      .define(STREAMS_GROUP_INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, STREAMS_GROUP_INSTANCE_ID_DOC);
+      .define(STREAMS_GROUP_INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, STREAMS_GROUP_INSTANCE_ID_DOC)
+      .define(ADMIN_PORT_CONFIG, Type.INT, 0, Range.between(0, 65535), Importance.MEDIUM, ADMIN_PORT_DOC)
+      .define(ADMIN_TOKEN_CONFIG, Type.PASSWORD, "", Importance.MEDIUM, ADMIN_TOKEN_DOC)
+      .define(ADMIN_TOKEN_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, ADMIN_TOKEN_FILE_DOC)
+      .define(OUTBOX_POLL_INTERVAL_MS_CONFIG, Type.LONG, 200L, Range.between(1L, 60_000L), Importance.LOW,
+          OUTBOX_POLL_INTERVAL_MS_DOC);
 
   public PayoutsConfig(Map<?, ?> values) {
     super(CONFIG, values, false);
@@ -444,6 +470,48 @@ public final class PayoutsConfig extends AbstractConfig {
   public Optional<String> groupInstanceId() {
     String id = getString(STREAMS_GROUP_INSTANCE_ID_CONFIG);
     return id.isBlank() ? Optional.empty() : Optional.of(id.trim());
+  }
+
+  /** {@value #ADMIN_PORT_CONFIG}: the admin API's port, 0 when it is off. */
+  public int adminPort() {
+    return getInt(ADMIN_PORT_CONFIG);
+  }
+
+  /**
+   * The admin API's bearer token: {@value #ADMIN_TOKEN_CONFIG}, else the content of
+   * {@value #ADMIN_TOKEN_FILE_CONFIG}; empty when neither is set.
+   *
+   * @throws ConfigException when the file cannot be read, or the token is shorter than
+   *     {@value #ADMIN_TOKEN_MIN_LENGTH} characters (the message never shows the token)
+   */
+  public Optional<String> adminToken() {
+    Password direct = getPassword(ADMIN_TOKEN_CONFIG);
+    String token;
+    String source;
+    if (direct != null && !direct.value().isBlank()) {
+      token = direct.value().strip();
+      source = envName(ADMIN_TOKEN_CONFIG);
+    } else if (!getString(ADMIN_TOKEN_FILE_CONFIG).isBlank()) {
+      Path file = Path.of(getString(ADMIN_TOKEN_FILE_CONFIG));
+      try {
+        token = Files.readString(file).strip();
+      } catch (IOException e) {
+        throw new ConfigException("cannot read " + ADMIN_TOKEN_FILE_CONFIG + " " + file + ": " + e);
+      }
+      source = ADMIN_TOKEN_FILE_CONFIG + " " + file;
+    } else {
+      return Optional.empty();
+    }
+    if (token.length() < ADMIN_TOKEN_MIN_LENGTH) {
+      throw new ConfigException("the admin token from " + source + " has " + token.length()
+          + " characters; use at least " + ADMIN_TOKEN_MIN_LENGTH + " (e.g. openssl rand -hex 32)");
+    }
+    return Optional.of(token);
+  }
+
+  /** {@value #OUTBOX_POLL_INTERVAL_MS_CONFIG}. */
+  public Duration outboxPollInterval() {
+    return Duration.ofMillis(getLong(OUTBOX_POLL_INTERVAL_MS_CONFIG));
   }
 
   /** Settings of the TON HTTP API client; the key stays wrapped until the client puts it in a header. */

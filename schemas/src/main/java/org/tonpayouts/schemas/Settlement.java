@@ -25,6 +25,8 @@ import java.time.Instant;
  * @param requestedAt the request's {@code createdAt}
  * @param settledAt when the outcome was decided
  * @param returnedNano for BOUNCED, the nanotons that came back to the wallet; null otherwise
+ * @param resolution set only on the settlement an operator's resolution publishes: it follows a
+ *     RECONCILIATION_REQUIRED settlement of the same transfer and replaces it (SETTLED or FAILED)
  */
 public record Settlement(
     int schemaVersion,
@@ -44,7 +46,8 @@ public record Settlement(
     String reason,
     Instant requestedAt,
     Instant settledAt,
-    @JsonLongAsString Long returnedNano) {
+    @JsonLongAsString Long returnedNano,
+    Resolution resolution) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -76,6 +79,9 @@ public record Settlement(
       Check.present(txHash, "txHash of a BOUNCED settlement");
       Check.present(returnedNano, "returnedNano of a BOUNCED settlement");
     }
+    if (resolution != null && status != SettlementStatus.SETTLED && status != SettlementStatus.FAILED) {
+      throw new IllegalArgumentException("a resolution settles a transfer as SETTLED or FAILED, not " + status);
+    }
   }
 
   /** A settlement in the current schema version (arguments in record order). */
@@ -86,7 +92,7 @@ public record Settlement(
       Instant settledAt) {
     return new Settlement(SCHEMA_VERSION, requestId, transferId, transferIndex, subwalletId, kind,
         destination, amountNano, status, txHash, lt, seqno, feeNano, messageHash, reason,
-        requestedAt, settledAt, null);
+        requestedAt, settledAt, null, null);
   }
 
   /** This settlement as a BOUNCED correction: the bounce transaction and what came back. */
@@ -96,7 +102,15 @@ public record Settlement(
       String messageHash, long returnedNano, String reason, Instant requestedAt, Instant settledAt) {
     return new Settlement(SCHEMA_VERSION, requestId, transferId, transferIndex, subwalletId, kind,
         destination, amountNano, SettlementStatus.BOUNCED, bounceTxHash, bounceLt, seqno, null,
-        messageHash, reason, requestedAt, settledAt, returnedNano);
+        messageHash, reason, requestedAt, settledAt, returnedNano, null);
+  }
+
+  /** This settlement as the outcome of an operator's {@code resolution} (SETTLED or FAILED). */
+  public Settlement resolvedBy(Resolution resolution) {
+    Check.present(resolution, "resolution");
+    return new Settlement(schemaVersion, requestId, transferId, transferIndex, subwalletId, kind, destination,
+        amountNano, status, txHash, lt, seqno, feeNano, messageHash, reason, requestedAt, settledAt, returnedNano,
+        resolution);
   }
 
   /**

@@ -47,9 +47,17 @@ public final class Topics {
   public static final Topic<String, Rejected> PAYOUT_REJECTED =
       new Topic<>("payout.rejected", KEY_SERDE, JsonSerde.of(Rejected.class).limitedTo(Rejected.MAX_SERIALIZED_BYTES));
 
+  /**
+   * The audit log of streams-app's ledger, one record per {@code audit_log} row, published at least
+   * once by streams-app's outbox publisher (not by the topology): deduplicate on {@code auditId}.
+   * Keyed by the subwallet id when the event concerns a wallet, null otherwise.
+   */
+  public static final Topic<String, AuditRecord> PAYOUT_AUDIT =
+      new Topic<>("payout.audit", KEY_SERDE, JsonSerde.of(AuditRecord.class));
+
   /** Every topic above, in pipeline order (e.g. to create them all). */
   public static final List<Topic<String, ?>> ALL = List.of(
-      PAYOUT_REQUESTS, PAYOUT_SUBMISSIONS, PAYOUT_CONFIRMATIONS, PAYOUT_SETTLEMENTS, PAYOUT_REJECTED);
+      PAYOUT_REQUESTS, PAYOUT_SUBMISSIONS, PAYOUT_CONFIRMATIONS, PAYOUT_SETTLEMENTS, PAYOUT_REJECTED, PAYOUT_AUDIT);
 
   /**
    * Topics that must have the same partition count: streams-app reads both in one task per

@@ -65,6 +65,21 @@ final class Fixtures {
         null, T0, T0.plusSeconds(2));
   }
 
+  /** The second settlement of a transfer that was RECONCILIATION_REQUIRED: an operator found it paid. */
+  static Settlement resolvedSettlement() {
+    return settled().resolvedBy(new Resolution("alice", "paid by hand, see ticket OPS-17", 42L, T0.plusSeconds(5)));
+  }
+
+  static AuditRecord auditRecord() {
+    return AuditRecord.of(42L, T0.plusSeconds(5), AuditRecord.Level.INFO, "OPERATOR_RESOLUTION", SUBWALLET,
+        WALLET_RAW, "req-42", "t2", 17L, MSG_HASH, TX_HASH, "resolved SETTLED by alice: paid by hand");
+  }
+
+  static AuditRecord auditRecordWithoutWallet() {
+    return AuditRecord.of(43L, T0, AuditRecord.Level.ERROR, "REQUEST_CONFLICT", null, null, "req-42", null, null,
+        null, null, "requestId reused with other content");
+  }
+
   static Settlement aborted() {
     return Settlement.aborted(request(), 1, "transfer t1 failed: EXPIRED", T0.plusSeconds(91));
   }
@@ -104,6 +119,9 @@ final class Fixtures {
         new Object[] {Topics.PAYOUT_SETTLEMENTS, bouncedSettlement()},
         new Object[] {Topics.PAYOUT_SETTLEMENTS, settled()},
         new Object[] {Topics.PAYOUT_SETTLEMENTS, aborted()},
+        new Object[] {Topics.PAYOUT_SETTLEMENTS, resolvedSettlement()},
+        new Object[] {Topics.PAYOUT_AUDIT, auditRecord()},
+        new Object[] {Topics.PAYOUT_AUDIT, auditRecordWithoutWallet()},
         new Object[] {Topics.PAYOUT_REJECTED, rejectedText()},
         new Object[] {Topics.PAYOUT_REJECTED, rejectedBinary()},
         new Object[] {Topics.PAYOUT_REJECTED, rejectedNull()},

@@ -92,6 +92,35 @@ class TopicSchemaTest {
   }
 
   @Test
+  void shouldAllowAResolutionOnlyOnASettledOrFailedSettlement() throws Exception {
+    JsonSchema schema = PayoutRequestValidator.loadSchema(Topics.PAYOUT_SETTLEMENTS.schemaResource());
+    String resolved = serialized(Topics.PAYOUT_SETTLEMENTS, Fixtures.resolvedSettlement()).toString();
+    assertThat(resolved).contains("\"resolution\":{\"operator\":\"alice\"");
+    String onAnAbort = resolved.replace("\"status\":\"SETTLED\"", "\"status\":\"ABORTED\",\"reason\":\"x\"");
+    String withoutAuditId = resolved.replace("\"auditId\":42,", "");
+
+    assertThat(schema.validate(Json.mapper().readTree(utf8(resolved)))).isEmpty();
+    assertThat(schema.validate(Json.mapper().readTree(utf8(onAnAbort)))).isNotEmpty();
+    assertThat(schema.validate(Json.mapper().readTree(utf8(withoutAuditId)))).isNotEmpty();
+    assertThatThrownBy(() -> Fixtures.aborted().resolvedBy(new Resolution("bob", "why", 1L, Fixtures.T0)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not ABORTED");
+  }
+
+  @Test
+  void shouldRefuseAnAuditRecordWithoutItsIdOrDetail() throws Exception {
+    JsonSchema schema = PayoutRequestValidator.loadSchema(Topics.PAYOUT_AUDIT.schemaResource());
+    String good = serialized(Topics.PAYOUT_AUDIT, Fixtures.auditRecord()).toString();
+
+    assertThat(schema.validate(Json.mapper().readTree(utf8(good.replace("\"auditId\":42,", ""))))).isNotEmpty();
+    assertThat(schema.validate(Json.mapper().readTree(utf8(good.replace("\"level\":\"INFO\"", "\"level\":\"LOUD\"")))))
+        .isNotEmpty();
+    assertThatThrownBy(() -> AuditRecord.of(0, Fixtures.T0, AuditRecord.Level.INFO, "X", null, null, null, null, null,
+        null, null, "d")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("auditId");
+    assertThat(Fixtures.auditRecord().key()).isEqualTo("698983191");
+    assertThat(Fixtures.auditRecordWithoutWallet().key()).isNull();
+  }
+
+  @Test
   void shouldRequireAReasonForEveryUnsuccessfulOutcome() throws Exception {
     JsonSchema schema = PayoutRequestValidator.loadSchema(Topics.PAYOUT_CONFIRMATIONS.schemaResource());
     String expired = serialized(Topics.PAYOUT_CONFIRMATIONS, Fixtures.expired()).toString();

@@ -12,7 +12,7 @@ class TopicsTest {
   void shouldNameEveryTopicOnceInPipelineOrder() {
     assertThat(Topics.ALL).extracting(Topic::name).containsExactly(
         "payout.requests", "payout.submissions", "payout.confirmations", "payout.settlements",
-        "payout.rejected");
+        "payout.rejected", "payout.audit");
   }
 
   @Test
@@ -31,6 +31,7 @@ class TopicsTest {
     assertThat(((JsonSerde<?>) Topics.PAYOUT_CONFIRMATIONS.valueSerde()).type()).isEqualTo(Confirmation.class);
     assertThat(((JsonSerde<?>) Topics.PAYOUT_SETTLEMENTS.valueSerde()).type()).isEqualTo(Settlement.class);
     assertThat(((JsonSerde<?>) Topics.PAYOUT_REJECTED.valueSerde()).type()).isEqualTo(Rejected.class);
+    assertThat(((JsonSerde<?>) Topics.PAYOUT_AUDIT.valueSerde()).type()).isEqualTo(AuditRecord.class);
   }
 
   @Test

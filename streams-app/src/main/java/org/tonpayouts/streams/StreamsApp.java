@@ -1,20 +1,29 @@
 package org.tonpayouts.streams;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.runtime.StreamThreadFailures;
 import org.tonpayouts.runtime.StreamsProperties;
 import org.tonpayouts.schemas.PayoutRequestValidator;
+import org.tonpayouts.streams.admin.AdminServer;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.LedgerException;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.streams.outbox.OutboxPublisher;
 import org.tonpayouts.streams.topology.PayoutTopology;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
@@ -30,7 +39,8 @@ import org.tonpayouts.ton.wallet.TransferSigner;
 
 /**
  * Wires streams-app from its configuration: the ledger, the TON API, the signer and the topology,
- * and runs it. Tests build the same object with their own broker, database and devnet.
+ * the outbox publisher ({@code payout.audit}, resolution settlements) and the admin API, and runs
+ * them. Tests build the same object with their own broker, database and devnet.
  */
 public final class StreamsApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
@@ -39,19 +49,63 @@ public final class StreamsApp implements AutoCloseable {
   private final Topology topology;
   private final Wiring wiring;
   private final PayoutsConfig config;
+  private final Ledger ledger;
+  private final OutboxPublisher outboxPublisher;
+  /** Starts the admin API once the streams exist; null when {@code admin.port} is 0. */
+  private final Supplier<AdminServer> adminServer;
+  private volatile AdminServer admin;
 
   public StreamsApp(PayoutsConfig config, WalletKey key, TonApi api, DataSource ledgerDataSource, Clock clock,
       PayoutMetrics metrics) {
+    Optional<String> adminToken = adminToken(config);
     Ledger.migrate(ledgerDataSource);
     this.config = config;
-    this.wiring = wire(config, key, api, new Ledger(ledgerDataSource, clock, config.maxAttempts()), clock, metrics);
+    this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts());
+    this.wiring = wire(config, key, api, ledger, clock, metrics);
     this.topology = wiring.topology();
-    Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG),
-        metrics.registry());
+    String applicationId = config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG);
+    Properties props = StreamsProperties.base(config, applicationId, metrics.registry());
+    adminToken.ifPresent(token -> props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, adminEndpoint(config)));
     this.streams = new KafkaStreams(topology, props);
     // Database, broker and API trouble gets a fresh thread from the last commit; anything else
     // (a bug, an unreadable record on an internal topic) stops the instance loudly.
     streams.setUncaughtExceptionHandler(StreamThreadFailures.handler(t -> t instanceof LedgerException));
+    this.outboxPublisher = new OutboxPublisher(ledger,
+        OutboxPublisher.producer(config.bootstrapServers(), applicationId + "-outbox"), metrics,
+        config.outboxPollInterval());
+    Subwallets subwallets = new Subwallets(key, config.workchain());
+    this.adminServer = adminToken.<Supplier<AdminServer>>map(token -> () -> AdminServer.start(config.adminPort(),
+        token, config, streams, ledger, subwallets, api, metrics, clock)).orElse(null);
+  }
+
+  /**
+   * This instance's admin API as the other instances name it ({@code application.server}): Kafka
+   * Streams then knows which instance holds each wallet's partition, and the wallet view says where
+   * to ask when it is not here.
+   */
+  private static String adminEndpoint(PayoutsConfig config) {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "localhost";
+    }
+    return host + ":" + config.adminPort();
+  }
+
+  /** The admin token when the admin API is on; refuses to start with a port and no (or a weak) token. */
+  private static Optional<String> adminToken(PayoutsConfig config) {
+    if (config.adminPort() == 0) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(config.adminToken().orElseThrow(() -> new StartupException(PayoutsConfig.ADMIN_PORT_CONFIG
+          + " is " + config.adminPort() + " but no admin token is set: set " + PayoutsConfig.envName(
+          PayoutsConfig.ADMIN_TOKEN_CONFIG) + " or " + PayoutsConfig.ADMIN_TOKEN_FILE_CONFIG + ", or set "
+          + PayoutsConfig.ADMIN_PORT_CONFIG + " to 0", null)));
+    } catch (ConfigException e) {
+      throw new StartupException(e.getMessage(), e);
+    }
   }
 
   /**
@@ -96,9 +150,23 @@ public final class StreamsApp implements AutoCloseable {
     return streams;
   }
 
+  public Ledger ledger() {
+    return ledger;
+  }
+
+  /** The admin API once started; empty when {@code admin.port} is 0. */
+  public Optional<AdminServer> admin() {
+    return Optional.ofNullable(admin);
+  }
+
+  /** Starts the topology, the outbox publisher and (when configured) the admin API. */
   public void start() {
     log.info("starting streams-app topology:\n{}", topology.describe());
     streams.start();
+    outboxPublisher.start();
+    if (adminServer != null) {
+      admin = adminServer.get();
+    }
   }
 
   /**
@@ -108,8 +176,12 @@ public final class StreamsApp implements AutoCloseable {
    */
   @Override
   public void close() {
+    if (admin != null) {
+      admin.close();
+    }
     streams.close(StreamsProperties.closeOptions(config, Duration.ofSeconds(30)));
     wiring.close();
+    outboxPublisher.close();
   }
 
   /** The I/O threads of this instance's processors. */

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.tonpayouts.runtime.PayoutsConfig;
@@ -12,6 +13,7 @@ import org.tonpayouts.runtime.ops.DatabaseCheck;
 import org.tonpayouts.runtime.ops.PayoutProcess;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.runtime.topics.TopicsCommand;
+import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.TonApiClient;
@@ -26,14 +28,18 @@ import picocli.CommandLine.Option;
  * when the TON API node's clock is off, the ledger database cannot be reached or migrated, or a
  * topic is missing; then it serves metrics and health on {@code metrics.port} and runs until
  * SIGTERM (clean close, leaving the group) or a fatal Kafka Streams error (exit 1).
- * {@code streams-app topics} creates the topics.
+ * {@code streams-app topics} creates the topics. With {@code admin.port} set it also serves the admin
+ * API there, and refuses to start without an admin token.
  */
 @Command(name = "streams-app", mixinStandardHelpOptions = true, subcommands = TopicsCommand.class,
     description = "Issues TON payouts: one transaction at a time per WalletV4R2 subwallet.")
 public final class StreamsAppMain implements Callable<Integer> {
   static final String PROCESS = "streams-app";
-  /** Ledger connections: issuing rounds, confirmations and the health check share them. */
-  private static final int LEDGER_POOL_SIZE = 4;
+  /**
+   * Ledger connections: issuing rounds, confirmations and the health check share them, and the
+   * outbox publisher and the admin API take one each while they work.
+   */
+  private static final int LEDGER_POOL_SIZE = 6;
 
   @Option(names = "--config", description = "Properties file; PAYOUTS_* environment variables override it.")
   private Path configFile;
@@ -57,7 +63,7 @@ public final class StreamsAppMain implements Callable<Integer> {
             StreamsApp app = ledgerReady(config, () -> new StreamsApp(config, key, api, dataSource, clock,
                 new PayoutMetrics(metrics.registry())))) {
           dataSource.setMetricRegistry(metrics.registry());
-          process.verifyTopics(app.topology());
+          process.verifyTopics(app.topology(), List.of(Topics.PAYOUT_AUDIT.name()));
           process.readyWhen("postgres", new DatabaseCheck(dataSource, config.postgresUrl()));
           return process.runUntilStopped(app.streams(), app::start, app::close);
         }

@@ -2,20 +2,15 @@ package org.tonpayouts.runtime.ops;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.http.HttpEndpoint;
 
 /**
  * The small HTTP endpoint of a payout process on {@code metrics.port}: {@code GET /metrics}
@@ -27,17 +22,13 @@ public final class OpsServer implements AutoCloseable {
   /** What Prometheus expects for the text exposition format. */
   static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final HttpEndpoint endpoint;
   private final ObjectMapper json = new ObjectMapper();
   private final Supplier<String> metrics;
-  private final Health health;
 
-  private OpsServer(HttpServer server, ExecutorService executor, Supplier<String> metrics, Health health) {
-    this.server = server;
-    this.executor = executor;
+  private OpsServer(HttpEndpoint endpoint, Supplier<String> metrics) {
+    this.endpoint = endpoint;
     this.metrics = metrics;
-    this.health = health;
   }
 
   /**
@@ -49,30 +40,19 @@ public final class OpsServer implements AutoCloseable {
   public static OpsServer start(int port, Supplier<String> metrics, Health health) {
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(health, "health");
-    HttpServer server;
-    try {
-      server = HttpServer.create(new InetSocketAddress(port), 16);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen on metrics.port " + port + ": " + CheckResult.describe(e), e);
-    }
-    ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
-      Thread t = new Thread(r, "ops-http");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(executor);
-    OpsServer ops = new OpsServer(server, executor, metrics, health);
-    server.createContext("/metrics", ops::metrics);
-    server.createContext("/health/live", exchange -> ops.health(exchange, health.liveness()));
-    server.createContext("/health/ready", exchange -> ops.health(exchange, health.readiness()));
-    server.createContext("/", ops::notFound);
-    server.start();
+    HttpEndpoint endpoint = HttpEndpoint.bind(port, PayoutsConfig.METRICS_PORT_CONFIG, 2, "ops-http");
+    OpsServer ops = new OpsServer(endpoint, metrics);
+    endpoint.context("/metrics", ops::metrics)
+        .context("/health/live", exchange -> ops.health(exchange, health.liveness()))
+        .context("/health/ready", exchange -> ops.health(exchange, health.readiness()))
+        .context("/", ops::notFound)
+        .start();
     log.info("ops endpoint listening port={} paths=/metrics,/health/live,/health/ready", ops.port());
     return ops;
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return endpoint.port();
   }
 
   private void metrics(HttpExchange exchange) throws IOException {
@@ -105,20 +85,11 @@ public final class OpsServer implements AutoCloseable {
   }
 
   private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    boolean head = "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
-    exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      if (!head) {
-        out.write(bytes);
-      }
-    }
+    HttpEndpoint.respond(exchange, status, contentType, body);
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    endpoint.close();
   }
 }

@@ -3,10 +3,14 @@ package org.tonpayouts.runtime.ops;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -83,12 +87,22 @@ public final class PayoutProcess {
    * @throws StartupException naming the missing topics and the command that creates them
    */
   public void verifyTopics(Topology topology) {
+    verifyTopics(topology, List.of());
+  }
+
+  /**
+   * {@link #verifyTopics(Topology)}, and also {@code alsoWritten}: topics the process writes outside
+   * its topology (streams-app's outbox publisher writes {@code payout.audit}).
+   */
+  public void verifyTopics(Topology topology, Collection<String> alsoWritten) {
+    Set<String> required = new LinkedHashSet<>(RequiredTopics.of(topology));
+    required.addAll(alsoWritten);
     try (AdminClients.Session session = AdminClients.open(config, name + "-topic-check")) {
-      RequiredTopics.verify(session.admin(), config.bootstrapServers(), RequiredTopics.of(topology),
+      RequiredTopics.verify(session.admin(), config.bootstrapServers(), required,
           Topics.CO_PARTITIONED.stream().map(Topic::name).toList(), AdminClients.TIMEOUT,
           RequiredTopics.createCommand(configFile));
     }
-    log.info("topics checked process={} topics={}", name, RequiredTopics.of(topology));
+    log.info("topics checked process={} topics={}", name, required);
   }
 
   /** Adds a readiness check that may block (a database): bounded to 3 s, re-run at most every 2 s. */

@@ -57,7 +57,9 @@ public record AuditEvent(
     /** A transfer was failed before signing (e.g. the wallet cannot pay it). */
     TRANSFER_REFUSED,
     /** A task that lost its partition (a zombie) tried to record a message: refused, nothing sent. */
-    FENCED_WRITE_REFUSED
+    FENCED_WRITE_REFUSED,
+    /** An operator resolved a RECONCILIATION_REQUIRED transfer (who and why in the detail). */
+    OPERATOR_RESOLUTION
   }
 
   public AuditEvent {

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 public final class AuditLog {
   private static final Logger log = LoggerFactory.getLogger(AuditLog.class);
 
-  private static final String COLUMNS =
+  /** {@code audit_log}'s columns, also what {@link Outbox#audit} publishes. */
+  static final String COLUMNS =
       "id, at, level, event, subwallet_id, wallet_address, request_id, transfer_id, seqno, message_hash, tx_hash, detail";
 
   private final LedgerSql sql;

@@ -16,6 +16,8 @@ import javax.sql.DataSource;
  *   <li>{@link #queries()}: histories for issuing rounds, look-ups, wallet figures;
  *   <li>{@link #audit()}: the audit log;
  *   <li>{@link #owners()}: fencing epochs, so a zombie task records (and sends) nothing;
+ *   <li>{@link #resolutions()}, {@link #admin()}: operators' resolutions and reads (the admin API);
+ *   <li>{@link #auditOutbox()}, {@link #settlementOutbox()}: what still has to reach Kafka;
  *   <li>{@link LedgerSchema}: migrations and the connection pool.
  * </ul>
  *
@@ -32,6 +34,10 @@ public final class Ledger {
   private final AuditLog audit;
   private final PartitionOwners owners;
   private final VerdictRecorder verdicts;
+  private final Resolutions resolutions;
+  private final AdminQueries admin;
+  private final Outbox<org.tonpayouts.schemas.AuditRecord> auditOutbox;
+  private final Outbox<PendingSettlement> settlementOutbox;
 
   /**
    * @param maxAttempts messages a transfer may have at most: the ledger refuses to record attempt
@@ -49,6 +55,10 @@ public final class Ledger {
     this.audit = new AuditLog(sql);
     this.owners = new PartitionOwners(sql);
     this.verdicts = new VerdictRecorder(sql, transitions, transfers);
+    this.resolutions = new Resolutions(sql);
+    this.admin = new AdminQueries(sql, audit);
+    this.auditOutbox = Outbox.audit(sql);
+    this.settlementOutbox = Outbox.settlements(sql);
   }
 
   public Ledger(DataSource dataSource, Clock clock) {
@@ -94,4 +104,12 @@ public final class Ledger {
   public PartitionOwners owners() {
     return owners;
   }
+
+  public Resolutions resolutions() { return resolutions; }
+
+  public AdminQueries admin() { return admin; }
+
+  public Outbox<org.tonpayouts.schemas.AuditRecord> auditOutbox() { return auditOutbox; }
+
+  public Outbox<PendingSettlement> settlementOutbox() { return settlementOutbox; }
 }

@@ -158,4 +158,31 @@ public final class PayoutMetrics {
     Counter c = registry.find(name).counter();
     return c == null ? 0 : c.count();
   }
+
+  // ---- the audit topic, the outboxes and the admin API (added with them) -------------------------
+
+  /** Audit events published to {@code payout.audit}, by level and event (each instance counts what it published). */
+  public void auditEvent(String level, String event) {
+    Counter.builder("payout.audit.events").description("Audit events published to payout.audit")
+        .tag("level", level).tag("event", event).register(registry).increment();
+  }
+
+  /** A publication of an outbox ({@code audit} or {@code settlements}) failed; its rows are sent again later. */
+  public void outboxFailure(String outbox) {
+    Counter.builder("payout.outbox.failures").description("Outbox publications that failed and will be repeated")
+        .tag("outbox", outbox).register(registry).increment();
+  }
+
+  /** Settlements of operators' resolutions published to {@code payout.settlements}. */
+  public void resolutionPublished(String status) {
+    Counter.builder("payout.resolutions.published")
+        .description("Settlements of operators' resolutions published to payout.settlements")
+        .tag("status", status).register(registry).increment();
+  }
+
+  /** One admin API call: its endpoint (the route, not the path), HTTP status and duration. */
+  public void adminCall(String endpoint, int status, Duration took) {
+    Timer.builder("payout.admin.requests").description("Admin API calls by endpoint and HTTP status")
+        .tag("endpoint", endpoint).tag("status", Integer.toString(status)).register(registry).record(took);
+  }
 }

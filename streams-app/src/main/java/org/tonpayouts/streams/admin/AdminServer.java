@@ -1,0 +1,364 @@
+package org.tonpayouts.streams.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.http.HttpEndpoint;
+import org.tonpayouts.schemas.Json;
+import org.tonpayouts.streams.admin.AdminViews.Problem;
+import org.tonpayouts.streams.admin.AdminViews.ResolveRequest;
+import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.LedgerException;
+import org.tonpayouts.streams.ledger.ResolutionResult;
+import org.tonpayouts.streams.ledger.TransferRow;
+import org.tonpayouts.streams.ledger.TransferStatus;
+import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.api.TonApi;
+import org.tonpayouts.ton.wallet.Subwallets;
+
+/**
+ * streams-app's admin API on {@code admin.port} (README: Admin API; {@code openapi/admin-api.yaml}):
+ * a request's lifecycle, a wallet's view, the transfers waiting for a reconciliation, and their
+ * resolution. Every call needs {@code Authorization: Bearer <admin token>} (401 otherwise); the
+ * token is never logged. JSON in and out; refusals say why.
+ */
+public final class AdminServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
+  /** The API's routes: the OpenAPI file must document exactly these (AdminApiTest checks it). */
+  public static final List<String> ROUTES = List.of(
+      "GET /admin/requests/{requestId}",
+      "GET /admin/wallets/{subwalletId}",
+      "GET /admin/reconciliations",
+      "POST /admin/reconciliations/{requestId}/{transferId}/resolve",
+      "GET /admin/openapi.yaml");
+  public static final String OPENAPI_RESOURCE = "/openapi/admin-api.yaml";
+  static final int MAX_BODY_BYTES = 64 * 1024;
+  static final int MAX_OPERATOR_CHARS = 100;
+  static final int MAX_REASON_CHARS = 1000;
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+  private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
+
+  private final HttpEndpoint endpoint;
+  private final BearerToken token;
+  private final Ledger ledger;
+  private final WalletView wallets;
+  private final ChainCheck chain;
+  private final PayoutMetrics metrics;
+  private final Clock clock;
+  private final ObjectMapper json = Json.newMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private AdminServer(HttpEndpoint endpoint, BearerToken token, Ledger ledger, WalletView wallets, ChainCheck chain,
+      PayoutMetrics metrics, Clock clock) {
+    this.endpoint = endpoint;
+    this.token = token;
+    this.ledger = ledger;
+    this.wallets = wallets;
+    this.chain = chain;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /**
+   * Serves the admin API on {@code config.adminPort()} (0 here picks a free port: tests).
+   *
+   * @param port the port to bind
+   * @param token the bearer token every call must carry
+   */
+  public static AdminServer start(int port, String token, PayoutsConfig config, KafkaStreams streams, Ledger ledger,
+      Subwallets subwallets, TonApi api, PayoutMetrics metrics, Clock clock) {
+    Duration callTimeout = config.tonApi().callTimeout().multipliedBy(config.tonApi().maxReadAttempts()).plusSeconds(1);
+    HttpEndpoint endpoint = HttpEndpoint.bind(port, PayoutsConfig.ADMIN_PORT_CONFIG, 2, "admin-http");
+    AdminServer server = new AdminServer(endpoint, new BearerToken(token), ledger,
+        new WalletView(streams, ledger, subwallets, api, callTimeout, config.testnet()), new ChainCheck(api, callTimeout),
+        metrics, clock);
+    endpoint.context("/", server::handle).start();
+    log.info("admin API listening port={} routes={}", server.port(), ROUTES.size());
+    return server;
+  }
+
+  public int port() {
+    return endpoint.port();
+  }
+
+  // ---- routing and authentication -----------------------------------------------------------------
+
+  /** One answer: status and JSON (or YAML for the OpenAPI file). */
+  private record Answer(int status, Object body, String contentType) {
+    static Answer json(int status, Object body) {
+      return new Answer(status, body, "application/json");
+    }
+
+    static Answer problem(int status, String error) {
+      return json(status, new Problem(status, error, null));
+    }
+
+    static Answer problem(int status, String error, TransferRow transfer) {
+      return json(status, new Problem(status, error, transfer == null ? null : AdminViews.Transfer.of(transfer)));
+    }
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    Instant started = clock.instant();
+    String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
+    List<String> path = segments(exchange.getRequestURI().getRawPath());
+    String route = route(method, path);
+    Answer answer;
+    if (!token.admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"payouts-admin\"");
+      log.warn("admin call refused: no valid bearer token route={} remote={}", route,
+          exchange.getRemoteAddress().getAddress().getHostAddress());
+      answer = Answer.problem(401, "a valid bearer token is required (Authorization: Bearer <admin token>)");
+    } else {
+      answer = answer(exchange, method, route, path);
+    }
+    String body = answer.body() instanceof String text ? text : json.writeValueAsString(answer.body());
+    // counted before answering, so whoever got the answer also sees it counted
+    metrics.adminCall(route, answer.status(), Duration.between(started, clock.instant()));
+    HttpEndpoint.respond(exchange, answer.status(), answer.contentType(), body);
+  }
+
+  /** The route's name for metrics and logs: never the path itself (ids would explode the tag values). */
+  private static String route(String method, List<String> p) {
+    if (p.size() < 2 || !p.get(0).equals("admin")) {
+      return "unknown";
+    }
+    return switch (p.get(1)) {
+      case "requests" -> p.size() == 3 && method.equals("GET") ? "request" : "unknown";
+      case "wallets" -> p.size() == 3 && method.equals("GET") ? "wallet" : "unknown";
+      case "reconciliations" -> p.size() == 2 && method.equals("GET") ? "reconciliations"
+          : p.size() == 5 && p.get(4).equals("resolve") && method.equals("POST") ? "resolve" : "unknown";
+      case "openapi.yaml" -> p.size() == 2 && method.equals("GET") ? "openapi" : "unknown";
+      default -> "unknown";
+    };
+  }
+
+  private Answer answer(HttpExchange exchange, String method, String route, List<String> path) {
+    try {
+      return switch (route) {
+        case "request" -> request(path.get(2));
+        case "wallet" -> wallet(path.get(2));
+        case "reconciliations" -> reconciliations(query(exchange).get("limit"));
+        case "resolve" -> resolve(path.get(2), path.get(3), exchange);
+        case "openapi" -> openapi();
+        default -> Answer.problem(404, "no such endpoint: " + method + " " + exchange.getRequestURI().getRawPath()
+            + "; the API: " + String.join(", ", ROUTES));
+      };
+    } catch (BadInput e) {
+      return Answer.problem(400, e.getMessage());
+    } catch (ChainCheck.ChainUnavailableException e) {
+      log.warn("admin call could not read the chain route={} error={}", route, e.getMessage());
+      return Answer.problem(503, e.getMessage() + "; nothing was changed, try again");
+    } catch (LedgerException e) {
+      log.warn("admin call could not use the ledger route={} error={}", route, e.getMessage());
+      return Answer.problem(503, "the ledger database is not available: nothing was changed, try again");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Answer.problem(503, "interrupted: the service is stopping");
+    } catch (RuntimeException e) {
+      log.error("admin call failed route={}", route, e);
+      return Answer.problem(500, "internal error: " + e.getClass().getSimpleName() + "; see the streams-app log");
+    }
+  }
+
+  // ---- endpoints ---------------------------------------------------------------------------------
+
+  private Answer request(String requestId) {
+    id(requestId, "requestId");
+    return ledger.admin().lifecycle(requestId)
+        .map(l -> Answer.json(200, AdminViews.RequestLifecycle.of(l)))
+        .orElseGet(() -> Answer.problem(404, "the ledger has no request '" + requestId + "': it was never accepted,"
+            + " or it still waits in its wallet's queue (the ledger records a request when its turn comes)"));
+  }
+
+  private Answer wallet(String subwallet) throws InterruptedException {
+    long id;
+    try {
+      id = Long.parseLong(subwallet);
+    } catch (NumberFormatException e) {
+      throw new BadInput("subwalletId must be a decimal number, got '" + subwallet + "'");
+    }
+    if (id < 0 || id > Subwallets.MAX_SUBWALLET_ID) {
+      throw new BadInput("subwalletId must be 0 to " + Subwallets.MAX_SUBWALLET_ID + ", got " + id);
+    }
+    return Answer.json(200, wallets.of(id));
+  }
+
+  private Answer reconciliations(String limitParam) {
+    int limit = 100;
+    if (limitParam != null) {
+      try {
+        limit = Integer.parseInt(limitParam);
+      } catch (NumberFormatException e) {
+        throw new BadInput("limit must be a number, got '" + limitParam + "'");
+      }
+      if (limit < 1 || limit > 1000) {
+        throw new BadInput("limit must be 1 to 1000, got " + limit);
+      }
+    }
+    List<AdminViews.Reconciliation> open = ledger.admin().reconciliationRequired(limit).stream()
+        .map(AdminViews.Reconciliation::of).toList();
+    return Answer.json(200, new AdminViews.Reconciliations(open.size(), open));
+  }
+
+  private Answer resolve(String requestId, String transferId, HttpExchange exchange) throws InterruptedException {
+    id(requestId, "requestId");
+    id(transferId, "transferId");
+    ResolveRequest body = body(exchange);
+    String outcome = required(body.outcome(), "outcome").toUpperCase(Locale.ROOT);
+    String operator = limited(required(body.operator(), "operator"), "operator", MAX_OPERATOR_CHARS);
+    String reason = limited(required(body.reason(), "reason"), "reason", MAX_REASON_CHARS);
+    Optional<TransferRow> found = ledger.queries().transfer(requestId, transferId);
+    if (found.isEmpty()) {
+      return Answer.problem(404, "the ledger has no transfer " + requestId + "/" + transferId);
+    }
+    TransferRow transfer = found.get();
+    ResolutionResult result;
+    switch (outcome) {
+      case "SETTLED" -> {
+        String txHash = required(body.txHash(), "txHash (the wallet transaction that paid the transfer)")
+            .toLowerCase(Locale.ROOT);
+        if (!HASH.matcher(txHash).matches()) {
+          throw new BadInput("txHash must be 64 hex digits, got '" + body.txHash() + "'");
+        }
+        if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
+          return notReconcilable(transfer);
+        }
+        ChainCheck.Outcome checked = chain.verify(transfer, txHash, body.lt());
+        if (checked instanceof ChainCheck.NotVerified n) {
+          log.warn("resolution refused: not verified on chain subwallet={} request={} transfer={} tx={} operator={}"
+              + " why={}", transfer.subwalletId(), requestId, transferId, txHash, operator, n.why());
+          return Answer.problem(422, "not settled: " + n.why(), transfer);
+        }
+        result = ledger.resolutions().settle(requestId, transferId, ((ChainCheck.Verified) checked).payment(),
+            operator, reason);
+      }
+      case "FAILED" -> {
+        if (body.txHash() != null || body.lt() != null) {
+          throw new BadInput("a FAILED resolution takes no txHash or lt: the transfer was not paid");
+        }
+        result = ledger.resolutions().fail(requestId, transferId, operator, reason);
+      }
+      default -> throw new BadInput("outcome must be SETTLED or FAILED, got '" + body.outcome() + "'");
+    }
+    if (result instanceof ResolutionResult.Resolved r) {
+      return Answer.json(200, new AdminViews.Resolved(AdminViews.Transfer.of(r.transfer()),
+          AdminViews.Audit.of(r.audit()), r.settlement()));
+    } else if (result instanceof ResolutionResult.NotReconcilable n) {
+      return notReconcilable(n.transfer());
+    } else if (result instanceof ResolutionResult.Refused x) {
+      return Answer.problem(422, "not settled: " + x.why(), x.transfer());
+    }
+    return Answer.problem(404, "the ledger has no transfer " + requestId + "/" + transferId);
+  }
+
+  private static Answer notReconcilable(TransferRow transfer) {
+    return Answer.problem(409, "transfer " + transfer.requestId() + "/" + transfer.transferId() + " is "
+        + transfer.status() + ", not RECONCILIATION_REQUIRED: nothing to resolve"
+        + (transfer.reason() != null ? " (" + transfer.reason() + ")" : ""), transfer);
+  }
+
+  private Answer openapi() {
+    try (InputStream in = AdminServer.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+      if (in == null) {
+        return Answer.problem(500, "the OpenAPI file is missing from the jar");
+      }
+      return new Answer(200, new String(in.readAllBytes(), StandardCharsets.UTF_8), "application/yaml");
+    } catch (IOException e) {
+      return Answer.problem(500, "cannot read the OpenAPI file: " + e.getMessage());
+    }
+  }
+
+  // ---- input -------------------------------------------------------------------------------------
+
+  /** Bad input: answered 400 with the message. */
+  private static final class BadInput extends RuntimeException {
+    BadInput(String message) {
+      super(message);
+    }
+  }
+
+  private ResolveRequest body(HttpExchange exchange) {
+    byte[] bytes;
+    try (InputStream in = exchange.getRequestBody()) {
+      bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+    } catch (IOException e) {
+      throw new BadInput("cannot read the request body: " + e.getMessage());
+    }
+    if (bytes.length > MAX_BODY_BYTES) {
+      throw new BadInput("the request body is larger than " + MAX_BODY_BYTES + " bytes");
+    }
+    if (bytes.length == 0) {
+      throw new BadInput("a JSON body is required: {\"outcome\": \"SETTLED\"|\"FAILED\", \"txHash\": ..., \"operator\":"
+          + " ..., \"reason\": ...}");
+    }
+    try {
+      return json.readValue(bytes, ResolveRequest.class);
+    } catch (JsonProcessingException e) {
+      throw new BadInput("the body is not a resolution: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new BadInput("cannot read the request body: " + e.getMessage());
+    }
+  }
+
+  private static String required(String value, String name) {
+    if (value == null || value.isBlank()) {
+      throw new BadInput(name + " is required");
+    }
+    return value.strip();
+  }
+
+  private static String limited(String value, String name, int max) {
+    if (value.length() > max) {
+      throw new BadInput(name + " must be at most " + max + " characters, got " + value.length());
+    }
+    if (value.chars().anyMatch(ch -> Character.isISOControl(ch))) {
+      throw new BadInput(name + " must not contain control characters");
+    }
+    return value;
+  }
+
+  private static void id(String value, String name) {
+    if (!ID.matcher(value).matches()) {
+      throw new BadInput(name + " must be 1 to 128 characters of A-Z a-z 0-9 . _ : -, got '" + value + "'");
+    }
+  }
+
+  private static List<String> segments(String rawPath) {
+    return Arrays.stream(rawPath.split("/")).filter(s -> !s.isEmpty())
+        .map(s -> URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8)).toList();
+  }
+
+  private static Map<String, String> query(HttpExchange exchange) {
+    String raw = exchange.getRequestURI().getRawQuery();
+    if (raw == null || raw.isEmpty()) {
+      return Map.of();
+    }
+    return Arrays.stream(raw.split("&")).map(p -> p.split("=", 2)).filter(p -> p.length == 2)
+        .collect(Collectors.toMap(p -> URLDecoder.decode(p[0], StandardCharsets.UTF_8),
+            p -> URLDecoder.decode(p[1], StandardCharsets.UTF_8), (a, b) -> b));
+  }
+
+  @Override
+  public void close() {
+    endpoint.close();
+  }
+}

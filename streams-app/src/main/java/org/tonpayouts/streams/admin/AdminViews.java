@@ -1,0 +1,91 @@
+package org.tonpayouts.streams.admin;
+
+import java.time.Instant;
+import java.util.List;
+import org.tonpayouts.schemas.Settlement;
+import org.tonpayouts.streams.ledger.AdminQueries;
+import org.tonpayouts.streams.ledger.AuditEvent;
+import org.tonpayouts.streams.ledger.LedgerRow;
+import org.tonpayouts.streams.ledger.PendingSettlement;
+import org.tonpayouts.streams.ledger.TransferRow;
+
+/**
+ * The admin API's JSON shapes, built from the ledger's rows (its OpenAPI file,
+ * {@code openapi/admin-api.yaml}, documents them). Nanotons are strings, as on the topics; the
+ * signed BOCs stay in the database.
+ */
+final class AdminViews {
+  private AdminViews() {}
+
+  record Attempt(int attempt, long seqno, String messageHash, String normalizedHash, Instant validUntil, String status,
+                 String txHash, String lt, Long utime, String feeNano, String lastError, int sendCount, int errorCount,
+                 Instant createdAt, Instant sentAt, Instant settledAt, Long evidenceUtime) {
+    static Attempt of(LedgerRow m) {
+      return new Attempt(m.attempt(), m.seqno(), m.messageHash(), m.normalizedHash(), m.validUntil(), m.status().name(),
+          m.txHash(), str(m.lt()), m.utime(), str(m.feeNano()), m.lastError(), m.sendCount(), m.errorCount(),
+          m.createdAt(), m.sentAt(), m.settledAt(), m.evidenceUtime());
+    }
+  }
+
+  record Transfer(String requestId, String transferId, int transferIndex, String kind, long subwalletId,
+                  String walletAddress, String destination, String amountNano, Long seqno, int attempts, String status,
+                  String reason, String messageHash, String txHash, String bounceTxHash, String returnedNano,
+                  Instant requestedAt, Instant createdAt, Instant updatedAt, Instant settledAt) {
+    static Transfer of(TransferRow t) {
+      return new Transfer(t.requestId(), t.transferId(), t.transferIndex(), t.kind(), t.subwalletId(),
+          t.walletAddress(), t.destination(), Long.toString(t.amountNano()), t.seqno(), t.attempts(),
+          t.status().name(), t.reason(), t.messageHash(), t.txHash(), t.bounceTxHash(), str(t.returnedNano()),
+          t.requestedAt(), t.createdAt(), t.updatedAt(), t.settledAt());
+    }
+  }
+
+  record Audit(long auditId, Instant at, String level, String event, Long subwalletId, String requestId,
+               String transferId, Long seqno, String messageHash, String txHash, String detail) {
+    static Audit of(AuditEvent e) {
+      return new Audit(e.id(), e.at(), e.level().name(), e.event().name(), e.subwalletId(), e.requestId(),
+          e.transferId(), e.seqno(), e.messageHash(), e.txHash(), e.detail());
+    }
+  }
+
+  /** A settlement the ledger queued for an operator's resolution, and whether it reached Kafka yet. */
+  record QueuedSettlement(long auditId, Settlement settlement, Instant queuedAt, Instant publishedAt) {
+    static QueuedSettlement of(PendingSettlement p) {
+      return new QueuedSettlement(p.auditId(), p.settlement(), p.createdAt(), p.publishedAt());
+    }
+  }
+
+  record TransferLifecycle(Transfer transfer, List<Attempt> attempts, List<QueuedSettlement> resolutionSettlements) {}
+
+  record RequestLifecycle(String requestId, long subwalletId, int transferCount, String origin, Instant recordedAt,
+                          List<TransferLifecycle> transfers, List<Audit> audit) {
+    static RequestLifecycle of(AdminQueries.RequestLifecycle l) {
+      return new RequestLifecycle(l.request().requestId(), l.request().subwalletId(), l.request().transferCount(),
+          l.request().origin(), l.request().createdAt(), l.transfers().stream().map(t -> new TransferLifecycle(
+              Transfer.of(t.transfer()), t.attempts().stream().map(Attempt::of).toList(),
+              t.resolutions().stream().map(QueuedSettlement::of).toList())).toList(),
+          l.audit().stream().map(Audit::of).toList());
+    }
+  }
+
+  record Reconciliation(Transfer transfer, List<Attempt> attempts, List<Audit> audit) {
+    static Reconciliation of(AdminQueries.Reconciliation r) {
+      return new Reconciliation(Transfer.of(r.transfer()), r.attempts().stream().map(Attempt::of).toList(),
+          r.audit().stream().map(Audit::of).toList());
+    }
+  }
+
+  record Reconciliations(int count, List<Reconciliation> transfers) {}
+
+  /** What {@code POST .../resolve} takes. */
+  record ResolveRequest(String outcome, String txHash, Long lt, String operator, String reason) {}
+
+  /** What a recorded resolution answers. */
+  record Resolved(Transfer transfer, Audit audit, Settlement settlement) {}
+
+  /** Every refusal and error. */
+  record Problem(int status, String error, Transfer transfer) {}
+
+  private static String str(Long value) {
+    return value == null ? null : Long.toString(value);
+  }
+}

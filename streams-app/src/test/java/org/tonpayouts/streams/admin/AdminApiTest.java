@@ -1,0 +1,437 @@
+package org.tonpayouts.streams.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
+import static org.tonpayouts.streams.PayoutTestKit.KEY;
+import static org.tonpayouts.streams.PayoutTestKit.TON;
+import static org.tonpayouts.streams.PayoutTestKit.recipient;
+import static org.tonpayouts.streams.PayoutTestKit.request;
+import static org.tonpayouts.streams.PayoutTestKit.transfer;
+
+import com.atlassian.oai.validator.OpenApiInteractionValidator;
+import com.atlassian.oai.validator.model.Request;
+import com.atlassian.oai.validator.model.SimpleResponse;
+import com.atlassian.oai.validator.report.ValidationReport;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.Timer;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.embedded.EmbeddedKafkaBroker;
+import org.tonpayouts.embedded.EmbeddedPostgresServer;
+import org.tonpayouts.embedded.SharedTestInfrastructure;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.schemas.AuditRecord;
+import org.tonpayouts.schemas.Confirmation;
+import org.tonpayouts.schemas.ConfirmationStatus;
+import org.tonpayouts.schemas.Json;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.Settlement;
+import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.schemas.Topic;
+import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.streams.PayoutTestKit;
+import org.tonpayouts.streams.StreamsApp;
+import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.LedgerRow;
+import org.tonpayouts.streams.ledger.TransferStatus;
+import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.api.TonApiClient;
+import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.wallet.SignedTransfer;
+import org.tonpayouts.ton.wallet.Subwallets;
+import org.tonpayouts.ton.wallet.TransferOrder;
+import org.tonpayouts.ton.wallet.TransferSigner;
+
+/**
+ * The admin API of a running streams-app (real broker, PostgreSQL and devnet): 401 without the
+ * token; a transfer made RECONCILIATION_REQUIRED (its message dropped by devnet, the poller's verdict
+ * played by the test) is listed with its evidence, refused a resolution with a transaction that does
+ * not pay it, and resolved with one that does (verified on devnet's chain); its second settlement and
+ * the audit records reach Kafka, and another is resolved FAILED. Every answer matches the OpenAPI
+ * file, and the file documents exactly the server's routes.
+ */
+class AdminApiTest {
+  private static final String TOKEN = "test-admin-token-0123456789abcdef";
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final long AMOUNT = 2 * TON;
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final OpenApiInteractionValidator OPENAPI =
+      OpenApiInteractionValidator.createForSpecificationUrl(AdminApiTest.class.getResource(AdminServer.OPENAPI_RESOURCE)
+          .toString()).build();
+
+  @TempDir
+  static Path state;
+
+  private static Devnet devnet;
+  private static TonApiClient api;
+  private static HikariDataSource db;
+  private static StreamsApp app;
+  private static PayoutMetrics metrics;
+  private static String base;
+  private static final String RUN = SharedTestInfrastructure.uniqueName("admin");
+
+  @BeforeAll
+  static void start() throws Exception {
+    EmbeddedKafkaBroker kafka = SharedTestInfrastructure.kafka();
+    Map<String, Integer> topics = new HashMap<>();
+    Topics.ALL.forEach(t -> topics.put(t.name(), 1));
+    TreeSet<String> existing = new TreeSet<>(kafka.admin().listTopics().names().get());
+    topics.keySet().removeAll(existing);
+    kafka.createTopics(topics);
+    EmbeddedPostgresServer postgres = SharedTestInfrastructure.postgres();
+    SharedTestInfrastructure.createDatabase(AdminApiTest.class);
+    db = Ledger.pooledDataSource(postgres.jdbcUrl(SharedTestInfrastructure.databaseName(AdminApiTest.class)),
+        postgres.user(), postgres.password(), 4);
+    devnet = Devnet.builder().blockInterval(Duration.ofMillis(100)).start();
+    api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(10_000));
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    PayoutsConfig config = PayoutTestKit.config(Map.of(
+        PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG, RUN,
+        PayoutsConfig.STREAMS_STATE_DIR_CONFIG, state.toString(),
+        PayoutsConfig.TON_API_URL_CONFIG, devnet.baseUrl().toString(),
+        PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG, 600,
+        PayoutsConfig.ADMIN_PORT_CONFIG, port,
+        PayoutsConfig.ADMIN_TOKEN_CONFIG, TOKEN,
+        PayoutsConfig.OUTBOX_POLL_INTERVAL_MS_CONFIG, 50L));
+    metrics = PayoutMetrics.inMemory();
+    app = new StreamsApp(config, KEY, api, db, Clock.systemUTC(), metrics);
+    app.start();
+    base = "http://127.0.0.1:" + app.admin().orElseThrow().port();
+    await("streams-app running").atMost(DEADLINE).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) {
+      app.close();
+    }
+    if (api != null) {
+      api.close();
+    }
+    if (devnet != null) {
+      devnet.close();
+    }
+    if (db != null) {
+      db.close();
+    }
+  }
+
+  @Test
+  void shouldRefuseEveryCallWithoutTheToken() throws Exception {
+    for (String token : new String[] {null, "Bearer wrong-token-0123456789abcdef", "Basic " + TOKEN, TOKEN}) {
+      HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/admin/reconciliations"));
+      if (token != null) {
+        request.header("Authorization", token);
+      }
+      HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+
+      assertThat(response.statusCode()).as("Authorization: %s", token).isEqualTo(401);
+      assertThat(response.headers().firstValue("WWW-Authenticate")).contains("Bearer realm=\"payouts-admin\"");
+      assertThat(response.body()).doesNotContain(TOKEN.substring(5));
+    }
+    assertThat(send("POST", "/admin/reconciliations/r/t/resolve", "{}", null).statusCode()).isEqualTo(401);
+    long refused = metrics.registry().find("payout.admin.requests").tag("status", "401").timers().stream()
+        .mapToLong(Timer::count).sum();
+    assertThat(refused).isGreaterThanOrEqualTo(5);
+  }
+
+  @Test
+  void shouldDocumentExactlyTheServersRoutesInTheOpenApiFile() throws Exception {
+    JsonNode spec;
+    try (InputStream in = AdminApiTest.class.getResourceAsStream(AdminServer.OPENAPI_RESOURCE)) {
+      spec = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+          .readTree(in);
+    }
+    List<String> documented = new ArrayList<>();
+    spec.get("paths").fields().forEachRemaining(path -> path.getValue().fieldNames().forEachRemaining(method ->
+        documented.add(method.toUpperCase() + " " + path.getKey())));
+
+    assertThat(documented).containsExactlyInAnyOrderElementsOf(AdminServer.ROUTES);
+    HttpResponse<String> served = get("/admin/openapi.yaml");
+    assertThat(served.statusCode()).isEqualTo(200);
+    assertThat(served.body()).contains("openapi: 3.0.3").contains("/admin/reconciliations/{requestId}/{transferId}/resolve");
+    HttpResponse<String> unknown = get("/admin/nothing-here");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(unknown.body()).contains("GET /admin/requests/{requestId}");
+  }
+
+  @Test
+  void shouldResolveReconciliationsAgainstTheChainAndPublishTheSecondSettlement() throws Exception {
+    long paidId = FIRST_SUBWALLET;
+    long failedId = FIRST_SUBWALLET + 1;
+    TonAddress paidWallet = fund(paidId);
+    TonAddress destination = recipient(7);
+    PayoutRequest paid = request(RUN + "-paid", paidId, transfer("t", destination, AMOUNT));
+    PayoutRequest notPaid = request(RUN + "-failed", failedId, transfer("t", recipient(8), AMOUNT));
+    fund(failedId);
+    LedgerRow paidMessage = reconciliationRequired(paid);
+    reconciliationRequired(notPaid);
+
+    // the evidence
+    HttpResponse<String> listed = get("/admin/reconciliations");
+    assertMatchesOpenApi("GET", "/admin/reconciliations", listed);
+    JsonNode open = Json.mapper().readTree(listed.body()).get("transfers");
+    JsonNode entry = find(open, paid.requestId());
+    assertThat(entry.at("/transfer/status").asText()).isEqualTo("RECONCILIATION_REQUIRED");
+    assertThat(entry.at("/transfer/amountNano").asText()).isEqualTo(Long.toString(AMOUNT));
+    assertThat(entry.at("/attempts/0/messageHash").asText()).isEqualTo(paidMessage.messageHash());
+    assertThat(entry.at("/attempts/0/seqno").asLong()).isEqualTo(paidMessage.seqno());
+    assertThat(entry.at("/audit/0/event").asText()).isEqualTo("RECONCILIATION_REQUIRED");
+    assertThat(entry.at("/audit/0/detail").asText()).contains("seqno moved");
+
+    // transactions that do not pay the transfer are refused, saying why
+    String unknownTx = "ab".repeat(32);
+    HttpResponse<String> noSuchTx = resolve(paid, "SETTLED", unknownTx, "alice", "found it");
+    assertMatchesOpenApi("POST", resolvePath(paid), noSuchTx);
+    assertThat(noSuchTx.statusCode()).isEqualTo(422);
+    assertThat(noSuchTx.body()).contains("has no transaction " + unknownTx);
+    String elsewhere = payByHand(paidId, recipient(9), AMOUNT);
+    HttpResponse<String> wrongPayee = resolve(paid, "SETTLED", elsewhere, "alice", "found it");
+    assertThat(wrongPayee.statusCode()).isEqualTo(422);
+    assertThat(wrongPayee.body()).contains("does not pay " + AMOUNT + " nanotons to " + destination.toRaw());
+    HttpResponse<String> noOperator = send("POST", resolvePath(paid), "{\"outcome\":\"SETTLED\",\"txHash\":\""
+        + elsewhere + "\",\"reason\":\"x\"}", TOKEN);
+    assertThat(noOperator.statusCode()).isEqualTo(400);
+    assertThat(noOperator.body()).contains("operator is required");
+    assertThat(transferStatus(paid)).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+
+    // an operator pays by hand, then resolves with that transaction
+    String byHand = payByHand(paidId, destination, AMOUNT);
+    HttpResponse<String> settled = resolve(paid, "SETTLED", byHand, "alice", "paid by hand from the wallet, OPS-17");
+    assertMatchesOpenApi("POST", resolvePath(paid), settled);
+    assertThat(settled.statusCode()).as(settled.body()).isEqualTo(200);
+    JsonNode resolution = Json.mapper().readTree(settled.body());
+    long auditId = resolution.at("/audit/auditId").asLong();
+    assertThat(resolution.at("/transfer/status").asText()).isEqualTo("SETTLED");
+    assertThat(resolution.at("/settlement/txHash").asText()).isEqualTo(byHand);
+    assertThat(resolution.at("/settlement/resolution/operator").asText()).isEqualTo("alice");
+    assertThat(resolution.at("/settlement/resolution/auditId").asLong()).isEqualTo(auditId);
+    HttpResponse<String> again = resolve(paid, "FAILED", null, "bob", "second thoughts");
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(again.body()).contains("is SETTLED, not RECONCILIATION_REQUIRED");
+
+    HttpResponse<String> failed = resolve(notPaid, "FAILED", null, "carol", "never on chain; seqno used by nobody");
+    assertThat(failed.statusCode()).as(failed.body()).isEqualTo(200);
+    assertThat(transferStatus(notPaid)).isEqualTo(TransferStatus.FAILED);
+
+    // the second settlements and the audit records reach Kafka
+    await("resolution settlements published").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
+        .until(() -> resolved(readAll(Topics.PAYOUT_SETTLEMENTS)).size() == 2);
+    List<Settlement> settlements = readAll(Topics.PAYOUT_SETTLEMENTS).stream()
+        .filter(s -> s.requestId().equals(paid.requestId())).toList();
+    assertThat(settlements).extracting(Settlement::status)
+        .containsExactly(SettlementStatus.RECONCILIATION_REQUIRED, SettlementStatus.SETTLED);
+    assertThat(settlements.get(0).resolution()).isNull();
+    assertThat(settlements.get(1).resolution().auditId()).isEqualTo(auditId);
+    assertThat(settlements.get(1).txHash()).isEqualTo(byHand);
+    assertThat(resolved(readAll(Topics.PAYOUT_SETTLEMENTS))).filteredOn(s -> s.requestId().equals(notPaid.requestId()))
+        .singleElement().satisfies(s -> {
+          assertThat(s.status()).isEqualTo(SettlementStatus.FAILED);
+          assertThat(s.reason()).isEqualTo("resolved FAILED by carol: never on chain; seqno used by nobody");
+        });
+    await("audit records published").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
+        .until(() -> readAll(Topics.PAYOUT_AUDIT).stream().anyMatch(a -> a.auditId() == auditId));
+    List<AuditRecord> audit = readAll(Topics.PAYOUT_AUDIT).stream()
+        .filter(a -> paid.requestId().equals(a.requestId())).toList();
+    assertThat(audit).extracting(AuditRecord::event).containsExactly("RECONCILIATION_REQUIRED", "OPERATOR_RESOLUTION");
+    assertThat(audit.get(1).detail()).contains("alice").contains("OPS-17");
+    assertThat(audit.get(1).txHash()).isEqualTo(byHand);
+    assertThat(metrics.registry().find("payout.audit.events").tag("event", "OPERATOR_RESOLUTION")
+        .tag("level", "WARNING").counter().count()).isGreaterThanOrEqualTo(2);
+
+    // the lifecycle shows every step
+    await("resolution settlement marked published").atMost(DEADLINE).until(() ->
+        !Json.mapper().readTree(get("/admin/requests/" + paid.requestId()).body())
+            .at("/transfers/0/resolutionSettlements/0/publishedAt").isMissingNode());
+    HttpResponse<String> lifecycle = get("/admin/requests/" + paid.requestId());
+    assertMatchesOpenApi("GET", "/admin/requests/" + paid.requestId(), lifecycle);
+    JsonNode l = Json.mapper().readTree(lifecycle.body());
+    assertThat(l.at("/transfers/0/transfer/status").asText()).isEqualTo("SETTLED");
+    assertThat(l.at("/transfers/0/transfer/txHash").asText()).isEqualTo(byHand);
+    assertThat(l.at("/transfers/0/attempts/0/messageHash").asText()).isEqualTo(paidMessage.messageHash());
+    assertThat(l.at("/transfers/0/attempts/0/validUntil").asText()).isNotBlank();
+    assertThat(l.at("/transfers/0/resolutionSettlements/0/auditId").asLong()).isEqualTo(auditId);
+    assertThat(l.get("audit").findValuesAsText("event")).containsExactly("RECONCILIATION_REQUIRED", "OPERATOR_RESOLUTION");
+    assertThat(get("/admin/requests/" + RUN + "-never").statusCode()).isEqualTo(404);
+
+    // the wallet: idle in this instance's store, two foreign payments on chain
+    HttpResponse<String> wallet = get("/admin/wallets/" + paidId);
+    assertMatchesOpenApi("GET", "/admin/wallets/" + paidId, wallet);
+    JsonNode w = Json.mapper().readTree(wallet.body());
+    assertThat(w.at("/walletAddress").asText()).isEqualTo(paidWallet.toRaw());
+    assertThat(w.at("/store/source").asText()).as(wallet.body()).isEqualTo("this-instance");
+    assertThat(w.at("/store/queueDepth").asLong()).isZero();
+    assertThat(w.at("/chain/seqno").asLong()).isEqualTo(devnet.seqno(paidWallet));
+    assertThat(w.at("/chain/balanceNano").asText()).isEqualTo(Long.toString(devnet.balance(paidWallet)));
+    assertThat(get("/admin/wallets/not-a-number").statusCode()).isEqualTo(400);
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------------
+
+  private static TonAddress fund(long subwalletId) {
+    TonAddress wallet = new Subwallets(KEY, 0).address(subwalletId);
+    devnet.fund(wallet, 100 * TON);
+    return wallet;
+  }
+
+  /**
+   * Sends the request with devnet dropping its message, then plays the chain poller's verdict that
+   * the wallet's seqno moved past the transfer's without any of its hashes.
+   */
+  private LedgerRow reconciliationRequired(PayoutRequest request) throws Exception {
+    devnet.faults().dropNext(1);
+    produce(Topics.PAYOUT_REQUESTS, request.walletKey(), request);
+    await("message of " + request.requestId() + " sent").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
+        .until(() -> !app.ledger().queries().attempts(request.requestId(), "t").isEmpty());
+    LedgerRow message = app.ledger().queries().attempts(request.requestId(), "t").get(0);
+    produce(Topics.PAYOUT_CONFIRMATIONS, request.walletKey(), Confirmation.of(request.requestId(), "t",
+        request.subwalletId(), message.messageHash(), message.seqno(), ConfirmationStatus.RECONCILIATION_REQUIRED,
+        null, null, null, null, "wallet seqno moved past " + message.seqno() + " without any of the transfer's hashes",
+        Instant.now()));
+    await("RECONCILIATION_REQUIRED recorded").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
+        .until(() -> transferStatus(request) == TransferStatus.RECONCILIATION_REQUIRED);
+    return message;
+  }
+
+  private static TransferStatus transferStatus(PayoutRequest request) {
+    return app.ledger().queries().transfer(request.requestId(), "t").map(t -> t.status()).orElse(null);
+  }
+
+  /**
+   * An operator paying by hand with the wallet's key at its current seqno (the message deploys the
+   * wallet when it is the first): a transfer streams-app did not sign. The hash of its transaction.
+   */
+  private static String payByHand(long subwalletId, TonAddress to, long amount) throws Exception {
+    TonAddress wallet = new Subwallets(KEY, 0).address(subwalletId);
+    int before = devnet.transactions(wallet).size();
+    SignedTransfer signed = new TransferSigner(new Subwallets(KEY, 0)).sign(subwalletId, devnet.seqno(wallet),
+        Instant.now().plusSeconds(60), List.of(new TransferOrder(to, amount, "by hand", false)));
+    api.sendBocReturnHash(signed.boc()).get();
+    await("hand-made transfer on chain").atMost(DEADLINE).until(() -> devnet.transactions(wallet).size() > before);
+    return devnet.transactions(wallet).stream().filter(t -> t.outMsgs().stream()
+            .anyMatch(m -> m.destination().equals(to) && m.value() == amount))
+        .reduce((a, b) -> b).map(DevnetTransaction::hash).orElseThrow();
+  }
+
+  private static String resolvePath(PayoutRequest request) {
+    return "/admin/reconciliations/" + request.requestId() + "/t/resolve";
+  }
+
+  private static HttpResponse<String> resolve(PayoutRequest request, String outcome, String txHash, String operator,
+      String reason) throws Exception {
+    Map<String, Object> body = new HashMap<>();
+    body.put("outcome", outcome);
+    if (txHash != null) {
+      body.put("txHash", txHash);
+    }
+    body.put("operator", operator);
+    body.put("reason", reason);
+    return send("POST", resolvePath(request), Json.mapper().writeValueAsString(body), TOKEN);
+  }
+
+  private static HttpResponse<String> get(String path) throws Exception {
+    return send("GET", path, null, TOKEN);
+  }
+
+  private static HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+    }
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static void assertMatchesOpenApi(String method, String path, HttpResponse<String> response) {
+    SimpleResponse.Builder r = SimpleResponse.Builder.status(response.statusCode()).withBody(response.body());
+    response.headers().firstValue("Content-Type").ifPresent(ct -> r.withContentType(ct));
+    ValidationReport report = OPENAPI.validateResponse(path, Request.Method.valueOf(method), r.build());
+    assertThat(report.getMessages()).as("%s %s %d: %s", method, path, response.statusCode(), response.body()).isEmpty();
+  }
+
+  private static JsonNode find(JsonNode transfers, String requestId) {
+    for (JsonNode t : transfers) {
+      if (t.at("/transfer/requestId").asText().equals(requestId)) {
+        return t;
+      }
+    }
+    throw new AssertionError("no reconciliation for " + requestId + " in " + transfers);
+  }
+
+  private static List<Settlement> resolved(List<Settlement> settlements) {
+    return settlements.stream().filter(s -> s.resolution() != null && s.requestId().startsWith(RUN)).toList();
+  }
+
+  private static <V> void produce(Topic<String, V> topic, String key, V value) throws Exception {
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedTestInfrastructure.kafka().bootstrapServers(),
+        ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(topic.name(), key, topic.valueSerde().serializer().serialize(topic.name(),
+          value))).get();
+    }
+  }
+
+  /** Every committed value of {@code topic} so far, in offset order per partition. */
+  private static <V> List<V> readAll(Topic<String, V> topic) {
+    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedTestInfrastructure.kafka().bootstrapServers(),
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(),
+        new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
+          .map(p -> new TopicPartition(topic.name(), p.partition())).collect(Collectors.toList());
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      List<V> values = new ArrayList<>();
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+          values.add(topic.valueSerde().deserializer().deserialize(topic.name(), r.value()));
+        }
+      }
+      return values;
+    }
+  }
+
+}

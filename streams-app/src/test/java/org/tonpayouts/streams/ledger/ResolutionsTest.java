@@ -1,0 +1,160 @@
+package org.tonpayouts.streams.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tonpayouts.streams.ledger.LedgerFixture.DESTINATION;
+import static org.tonpayouts.streams.ledger.LedgerFixture.WALLET;
+import static org.tonpayouts.streams.ledger.LedgerFixture.hash;
+
+import java.sql.SQLException;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.Settlement;
+import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.streams.ledger.ResolutionResult.NotFound;
+import org.tonpayouts.streams.ledger.ResolutionResult.NotReconcilable;
+import org.tonpayouts.streams.ledger.ResolutionResult.Refused;
+import org.tonpayouts.streams.ledger.ResolutionResult.Resolved;
+
+/**
+ * Operators' resolutions on a real PostgreSQL: RECONCILIATION_REQUIRED moves to SETTLED or FAILED
+ * once, with who and why in the audit log and the second settlement queued in the same transaction;
+ * a transaction settles at most as many transfers as it pays.
+ */
+class ResolutionsTest {
+  private static final String TX = hash("the paying transaction");
+  private static LedgerFixture db;
+  private Ledger ledger;
+
+  @BeforeAll
+  static void database() {
+    db = new LedgerFixture(ResolutionsTest.class);
+  }
+
+  @AfterAll
+  static void close() {
+    db.close();
+  }
+
+  @BeforeEach
+  void emptyLedger() throws SQLException {
+    db.empty();
+    db.execute("truncate settlement_outbox");
+    ledger = db.ledger;
+  }
+
+  /** A transfer whose message was flagged RECONCILIATION_REQUIRED by the chain poller. */
+  private Intent reconciliationRequired(String requestId, long seqno) {
+    PayoutRequest request = LedgerFixture.request(requestId, 1);
+    Intent intent = db.intent(request, 0, 1, WALLET, seqno, requestId);
+    assertThat(ledger.intents().record(intent).recorded()).isTrue();
+    ledger.transitions().reconcile(intent.messageHash(), "seqno moved past " + seqno + " without our hash");
+    return intent;
+  }
+
+  private static ChainPayment payment(String inMessage, int paying) {
+    return new ChainPayment(TX, 4_000_001L, 1_767_270_000L, 2_000_000L, inMessage, paying);
+  }
+
+  @Test
+  void shouldSettleWithAnotherSignersTransactionAuditAndQueueTheSecondSettlement() {
+    Intent intent = reconciliationRequired("req-1", 7);
+
+    ResolutionResult result = ledger.resolutions().settle("req-1", "t-0", payment(hash("foreign"), 1), "alice",
+        "paid by hand from the treasury, OPS-17");
+
+    assertThat(result).isInstanceOf(Resolved.class);
+    Resolved r = (Resolved) result;
+    assertThat(r.transfer().status()).isEqualTo(TransferStatus.SETTLED);
+    assertThat(r.transfer().txHash()).isEqualTo(TX);
+    assertThat(r.audit().event()).isEqualTo(AuditEvent.Type.OPERATOR_RESOLUTION);
+    assertThat(r.audit().detail()).contains("alice").contains("OPS-17").contains("another signer");
+    Settlement s = r.settlement();
+    assertThat(s.status()).isEqualTo(SettlementStatus.SETTLED);
+    assertThat(s.txHash()).isEqualTo(TX);
+    assertThat(s.lt()).isEqualTo(4_000_001L);
+    assertThat(s.seqno()).isEqualTo(7L);
+    assertThat(s.resolution().operator()).isEqualTo("alice");
+    assertThat(s.resolution().auditId()).isEqualTo(r.audit().id());
+    assertThat(ledger.queries().transfer("req-1", "t-0").orElseThrow().status()).isEqualTo(TransferStatus.SETTLED);
+    assertThat(ledger.queries().attempts("req-1", "t-0")).extracting(LedgerRow::status)
+        .as("our message did not apply: the chain's word on it stays").containsExactly(LedgerStatus.RECONCILIATION_REQUIRED);
+    assertThat(ledger.settlementOutbox().unpublished()).isEqualTo(1);
+    assertThat(ledger.admin().lifecycle("req-1").orElseThrow().transfers().get(0).resolutions())
+        .extracting(PendingSettlement::settlement).containsExactly(s);
+    assertThat(intent.messageHash()).isNotNull();
+  }
+
+  @Test
+  void shouldConfirmOurMessageWhenTheNamedTransactionAppliedIt() {
+    Intent intent = reconciliationRequired("req-1", 7);
+
+    Resolved r = (Resolved) ledger.resolutions().settle("req-1", "t-0", payment(intent.messageHash(), 1), "bob",
+        "the poller missed it: found on an explorer");
+
+    assertThat(ledger.queries().attempts("req-1", "t-0")).singleElement().satisfies(m -> {
+      assertThat(m.status()).isEqualTo(LedgerStatus.CONFIRMED);
+      assertThat(m.txHash()).isEqualTo(TX);
+      assertThat(m.lt()).isEqualTo(4_000_001L);
+    });
+    assertThat(r.transfer().messageHash()).isEqualTo(intent.messageHash());
+    assertThat(r.audit().detail()).contains("applied our message " + intent.messageHash());
+  }
+
+  @Test
+  void shouldFailWithWhoAndWhyAndRefuseASecondResolution() {
+    reconciliationRequired("req-1", 7);
+
+    Resolved r = (Resolved) ledger.resolutions().fail("req-1", "t-0", "carol", "not on chain; another signer used 7");
+    ResolutionResult again = ledger.resolutions().settle("req-1", "t-0", payment(null, 1), "dave", "changed my mind");
+
+    assertThat(r.transfer().status()).isEqualTo(TransferStatus.FAILED);
+    assertThat(r.transfer().reason()).isEqualTo("resolved FAILED by carol: not on chain; another signer used 7");
+    assertThat(r.settlement().status()).isEqualTo(SettlementStatus.FAILED);
+    assertThat(r.settlement().reason()).isEqualTo(r.transfer().reason());
+    assertThat(r.settlement().resolution().note()).isEqualTo("not on chain; another signer used 7");
+    assertThat(again).isInstanceOf(NotReconcilable.class);
+    assertThat(((NotReconcilable) again).transfer().status()).isEqualTo(TransferStatus.FAILED);
+    assertThat(ledger.resolutions().fail("req-9", "t-0", "carol", "x")).isInstanceOf(NotFound.class);
+    assertThat(ledger.audit().forRequest("req-1")).extracting(AuditEvent::event)
+        .containsExactly(AuditEvent.Type.RECONCILIATION_REQUIRED, AuditEvent.Type.OPERATOR_RESOLUTION);
+    assertThat(ledger.settlementOutbox().unpublished()).isEqualTo(1);
+  }
+
+  @Test
+  void shouldSettleNoMoreTransfersWithOneTransactionThanItPays() {
+    reconciliationRequired("req-1", 7);
+    reconciliationRequired("req-2", 8);
+    reconciliationRequired("req-3", 9);
+
+    assertThat(ledger.resolutions().settle("req-1", "t-0", payment(null, 2), "alice", "one tx paid two"))
+        .isInstanceOf(Resolved.class);
+    assertThat(ledger.resolutions().settle("req-2", "t-0", payment(null, 2), "alice", "one tx paid two"))
+        .isInstanceOf(Resolved.class);
+    ResolutionResult third = ledger.resolutions().settle("req-3", "t-0", payment(null, 2), "alice", "and a third?");
+
+    assertThat(third).isInstanceOf(Refused.class);
+    assertThat(((Refused) third).why()).contains("2 time(s)").contains("req-1/t-0").contains("req-2/t-0")
+        .contains(DESTINATION);
+    assertThat(ledger.queries().transfer("req-3", "t-0").orElseThrow().status())
+        .isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+  }
+
+  @Test
+  void shouldListReconciliationsWithTheirAttemptsAndAuditEvents() {
+    Intent intent = reconciliationRequired("req-1", 7);
+    reconciliationRequired("req-2", 8);
+    ledger.resolutions().fail("req-2", "t-0", "carol", "not paid");
+
+    List<AdminQueries.Reconciliation> open = ledger.admin().reconciliationRequired(100);
+
+    assertThat(open).singleElement().satisfies(r -> {
+      assertThat(r.transfer().requestId()).isEqualTo("req-1");
+      assertThat(r.attempts()).extracting(LedgerRow::messageHash).containsExactly(intent.messageHash());
+      assertThat(r.audit()).extracting(AuditEvent::event).containsExactly(AuditEvent.Type.RECONCILIATION_REQUIRED);
+    });
+  }
+}
