@@ -1,6 +1,5 @@
 package org.tonpayouts.devnet.chain;
 
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -27,29 +26,5 @@ public record ShardBlock(int workchain, long shard, long seqno, String rootHash,
   static ShardBlock masterchain(BlockInfo block) {
     return new ShardBlock(BlockInfo.WORKCHAIN, WHOLE_SHARD, block.seqno(), block.rootHash(), block.fileHash(),
         block.seqno(), block.utime());
-  }
-
-  public boolean isMasterchain() {
-    return workchain == BlockInfo.WORKCHAIN;
-  }
-
-  /** The shard as the node prints it in error texts: 16 lowercase hex digits. */
-  public String shardHex() {
-    return hex(shard);
-  }
-
-  /** {@code (workchain,shard,seqno)}, the node's {@code BlockId::to_str()}. */
-  public String shortId() {
-    return "(" + workchain + "," + shardHex() + "," + seqno + ")";
-  }
-
-  /** {@code (workchain,shard,seqno):ROOT:FILE}, the node's {@code BlockIdExt::to_str()} (hashes upper case). */
-  @Override
-  public String toString() {
-    return shortId() + ":" + rootHash.toUpperCase(Locale.ROOT) + ":" + fileHash.toUpperCase(Locale.ROOT);
-  }
-
-  static String hex(long shard) {
-    return String.format(Locale.ROOT, "%016x", shard);
   }
 }
