@@ -14,6 +14,7 @@ import org.tonpayouts.devnet.chain.BlockInfo;
 import org.tonpayouts.devnet.chain.Chain;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
 import org.tonpayouts.devnet.chain.ShardBlock;
+import org.tonpayouts.ton.api.BlockTransactions;
 
 /**
  * toncenter's block reads on one devnet node: {@code shards} (also {@code getShards}),
@@ -29,7 +30,7 @@ import org.tonpayouts.devnet.chain.ShardBlock;
  */
 final class BlockReads {
   /** toncenter's C++ server refuses a larger {@code count} (the Python server has no limit). */
-  static final int MAX_COUNT = 10_000;
+  private static final int MAX_COUNT = BlockTransactions.MAX_COUNT;
   private static final int DEFAULT_COUNT = 40;
   /** The {@code mode} of a short transaction id: tonlib asks for account, lt and hash (7) after a position (128). */
   private static final int SHORT_TX_MODE = 135;
