@@ -1,9 +1,10 @@
 // Proves that the official TON JS SDK reads devnet: a WalletContractV4 transfer signed by @ton/ton,
 // sent through devnet's toncenter API, then found again with TonClient.getTransactions (which
 // parses every transaction's `data` BOC with @ton/core's loadTransaction), getBalance and
-// runMethod('seqno'). The transfer also sends a bounceable message to an address with nothing
-// there, and a second wallet sends a mode-1 transfer it cannot pay, so the SDK also parses a
-// bounce, a receipt by an account without code and an aborted transaction.
+// runMethod('seqno'), and by following the blocks to it (shards, getBlockTransactions,
+// getBlockTransactionsExt). The transfer also sends a bounceable message to an address with
+// nothing there, and a second wallet sends a mode-1 transfer it cannot pay, so the SDK also parses
+// a bounce, a receipt by an account without code and an aborted transaction.
 //
 //   java -jar devnet/target/devnet.jar --port 8081          (in another terminal: this starts nothing)
 //   cd tools/sdk-check && npm install && node check.mjs http://127.0.0.1:8081 > output.txt
@@ -12,7 +13,7 @@
 // devnet is all it needs; each run uses new keys, so it can run against the same devnet again.
 // Prints one JSON report; exits 1 on the first check that fails.
 import { randomBytes } from "node:crypto";
-import { Address, beginCell, Dictionary, external, internal, SendMode, storeMessage } from "@ton/core";
+import { Address, beginCell, Cell, Dictionary, external, internal, loadTransaction, SendMode, storeMessage } from "@ton/core";
 import { keyPairFromSeed } from "@ton/crypto";
 import { TonClient, WalletContractV4 } from "@ton/ton";
 
@@ -89,6 +90,44 @@ function outMessageCells(tx) {
   return io.loadDict(Dictionary.Keys.Uint(15), { serialize: () => { throw new Error("read only"); }, parse: (s) => s.loadRef() });
 }
 
+/**
+ * A block follower's reads through the SDK, whose zod codecs validate devnet's answers:
+ * getWorkchainShards (toncenter `shards`) of every masterchain block from `fromSeqno`, then
+ * getShardTransactions (`getBlockTransactions`) of each shard block, until the wallet's
+ * transaction shows up; then devnet's `getBlockTransactionsExt` of that block, whose `data` the
+ * SDK parses to the same transaction.
+ */
+async function checkBlockReads(client, fromSeqno, address, tx, message) {
+  let found = null;
+  let oneShard = true;
+  for (let mc = Math.max(1, fromSeqno); !found; mc++) {
+    await waitFor(`masterchain block ${mc}`, async () => (await client.getMasterchainInfo()).latestSeqno >= mc);
+    const shards = await client.getWorkchainShards(mc);
+    oneShard = oneShard && shards.length === 1 && shards[0].workchain === 0;
+    const shard = shards[0];
+    const ids = await client.getShardTransactions(shard.workchain, shard.seqno, shard.shard);
+    const id = ids.find((t) => t.account.equals(address) && t.lt === tx.lt.toString());
+    if (id) {
+      found = { mc, shard, id };
+    }
+  }
+  seen.block = { masterchain_seqno: found.mc, shard: found.shard.shard, shard_seqno: found.shard.seqno };
+  check("getWorkchainShards: every masterchain block lists one basechain shard", oneShard, true);
+  check("shard of the whole basechain", found.shard.shard, "-9223372036854775808");
+  check("a shard seqno is not its masterchain seqno", found.shard.seqno !== found.mc, true);
+  check("getShardTransactions: hash of the wallet's transaction", found.id.hash, tx.hash().toString("base64"));
+  const res = await fetch(`${devnet}/api/v2/getBlockTransactionsExt?workchain=0&shard=${found.shard.shard}`
+    + `&seqno=${found.shard.seqno}&count=1000`);
+  const page = (await res.json()).result;
+  check("getBlockTransactionsExt: the block's whole list", page.incomplete, false);
+  const full = page.transactions.find((t) => t.transaction_id.lt === tx.lt.toString()
+    && Address.parse(t.address.account_address).equals(address));
+  const parsed = loadTransaction(Cell.fromBase64(full.data).beginParse());
+  check("getBlockTransactionsExt: data parses to the same transaction", parsed.hash().toString("hex"),
+    tx.hash().toString("hex"));
+  check("getBlockTransactionsExt: in_msg.hash = the message sent", full.in_msg.hash, message.hash().toString("base64"));
+}
+
 async function main() {
   const client = new TonClient({ endpoint: `${devnet}/api/v2/jsonRPC` });
   const keys = keyPairFromSeed(randomBytes(32)); // a fresh wallet per run
@@ -103,6 +142,7 @@ async function main() {
   await admin("fund", { address: poor.address.toRawString(), amount: (TON / 100n).toString() });
 
   const contract = client.open(wallet);
+  const before = await client.getMasterchainInfo(); // block reads below search from here
   const seqno = await contract.getSeqno();
   check("seqno of the undeployed wallet (getSeqno)", seqno, 0);
 
@@ -152,6 +192,8 @@ async function main() {
   check("action phase sent both messages", tx.description.actionPhase?.messagesCreated, 2);
   check("total fees = fee", tx.totalFees.coins.toString(), raw.fee);
   check("end status", tx.endStatus, "active");
+
+  await checkBlockReads(client, before.latestSeqno, wallet.address, tx, message);
 
   const received = await waitFor("the recipient's transaction", async () =>
     (await client.getTransactions(recipient, { limit: 10 }))

@@ -65,6 +65,25 @@ final class Params {
     }
   }
 
+  /**
+   * An account id (the 32-byte address without workchain), as toncenter takes {@code after_hash}:
+   * hex, base64, or a whole address whose workchain is ignored.
+   */
+  byte[] optionalAccountId(String name) {
+    String text = optional(name);
+    if (text == null || text.isEmpty()) {
+      return null;
+    }
+    if (text.length() != 64 && text.length() != 44 && text.length() != 43) {
+      try {
+        return TonAddress.parse(text).hash();
+      } catch (InvalidAddressException e) {
+        throw ApiException.validation("invalid account in " + name + " (expected an address, or hex or base64 of 32 bytes)");
+      }
+    }
+    return optionalHash(name);
+  }
+
   /** A 32-byte hash given in base64 (standard or url-safe, 44 characters) or hex (64 characters). */
   byte[] optionalHash(String name) {
     String text = optional(name);
@@ -72,8 +91,9 @@ final class Params {
       return null;
     }
     try {
+      String b64 = text.replace('-', '+').replace('_', '/');
       byte[] bytes = text.length() == 64 ? HexFormat.of().parseHex(text)
-          : Base64.getDecoder().decode(text.replace('-', '+').replace('_', '/'));
+          : Base64.getDecoder().decode(b64.length() == 43 ? b64 + "=" : b64);
       if (bytes.length == 32) {
         return bytes;
       }

@@ -12,6 +12,7 @@ import org.tonpayouts.devnet.chain.BlockInfo;
 import org.tonpayouts.devnet.chain.Cells;
 import org.tonpayouts.devnet.chain.DevnetMessage;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.devnet.chain.ShardBlock;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
@@ -52,14 +53,49 @@ final class ToncenterJson {
     return n;
   }
 
-  static ObjectNode accountAddress(TonAddress address) {
+  /** A block of either chain as {@code ton.blockIdExt}: the shard as a signed decimal string. */
+  static ObjectNode blockId(ShardBlock block) {
     ObjectNode n = JSON.objectNode();
-    n.put("@type", "accountAddress");
-    n.put("account_address", friendly(address));
+    n.put("@type", "ton.blockIdExt");
+    n.put("workchain", block.workchain());
+    n.put("shard", Long.toString(block.shard()));
+    n.put("seqno", block.seqno());
+    n.put("root_hash", b64(block.rootHash()));
+    n.put("file_hash", b64(block.fileHash()));
     return n;
   }
 
+  static ObjectNode accountAddress(TonAddress address) {
+    return accountAddress(friendly(address));
+  }
+
+  /** tonlib's {@code accountAddress}; an external message's source is one with an empty address. */
+  private static ObjectNode accountAddress(String friendly) {
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "accountAddress");
+    n.put("account_address", friendly);
+    return n;
+  }
+
+  /**
+   * How a transaction's messages look: {@code getTransactions} flattens a message's ends to
+   * address strings and adds the decoded {@code message} (pytonlib's {@code get_transactions});
+   * the block reads pass tonlib's {@code raw.message} through, ends as {@code accountAddress}
+   * objects and no decoded text (toncenter's C++ server: {@code MessageStd}).
+   */
+  private enum Messages { FLAT, RAW }
+
+  /** A transaction as {@code getTransactions} gives it. */
   static ObjectNode transaction(DevnetTransaction tx) {
+    return transaction(tx, Messages.FLAT);
+  }
+
+  /** A transaction as {@code getBlockTransactionsExt} gives it: the same fields, tonlib's raw messages. */
+  static ObjectNode blockTransaction(DevnetTransaction tx) {
+    return transaction(tx, Messages.RAW);
+  }
+
+  private static ObjectNode transaction(DevnetTransaction tx, Messages shape) {
     ObjectNode n = JSON.objectNode();
     n.put("@type", "raw.transaction");
     n.set("address", accountAddress(tx.account()));
@@ -70,20 +106,27 @@ final class ToncenterJson {
     n.put("fee", Long.toString(tx.totalFee()));
     n.put("storage_fee", "0");
     n.put("other_fee", Long.toString(tx.totalFee()));
-    n.set("in_msg", message(tx.inMsg()));
+    n.set("in_msg", message(tx.inMsg(), shape));
     ArrayNode outs = n.putArray("out_msgs");
     for (DevnetMessage out : tx.outMsgs()) {
-      outs.add(message(out));
+      outs.add(message(out, shape));
     }
     return n;
   }
 
-  static ObjectNode message(DevnetMessage m) {
+  private static ObjectNode message(DevnetMessage m, Messages shape) {
+    boolean flat = shape == Messages.FLAT;
     ObjectNode n = JSON.objectNode();
     n.put("@type", "raw.message");
     n.put("hash", b64(m.hash()));
-    n.put("source", m.source() == null ? "" : friendly(m.source()));
-    n.put("destination", friendly(m.destination()));
+    String source = m.source() == null ? "" : friendly(m.source());
+    if (flat) {
+      n.put("source", source);
+      n.put("destination", friendly(m.destination()));
+    } else {
+      n.set("source", accountAddress(source));
+      n.set("destination", accountAddress(m.destination()));
+    }
     n.put("value", Long.toString(m.value()));
     n.putArray("extra_currencies");
     n.put("fwd_fee", Long.toString(m.fwdFee()));
@@ -94,12 +137,16 @@ final class ToncenterJson {
     if (m.comment() != null) {
       data.put("@type", "msg.dataText");
       data.put("text", Base64.getEncoder().encodeToString(m.comment().getBytes(StandardCharsets.UTF_8)));
-      n.put("message", m.comment());
+      if (flat) {
+        n.put("message", m.comment());
+      }
     } else {
       data.put("@type", "msg.dataRaw");
       data.put("body", Cells.bocBase64(m.body()));
       data.put("init_state", m.init() == null ? "" : Cells.bocBase64(m.init()));
-      n.put("message", rawMessageText(m.body()));
+      if (flat) {
+        n.put("message", rawMessageText(m.body()));
+      }
     }
     return n;
   }

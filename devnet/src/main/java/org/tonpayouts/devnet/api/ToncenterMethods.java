@@ -56,16 +56,19 @@ final class ToncenterMethods {
 
   private final Chain chain;
   private final Faults faults;
+  private final BlockReads blocks;
 
   ToncenterMethods(Chain chain, Faults faults) {
     this.chain = Objects.requireNonNull(chain, "chain");
     this.faults = Objects.requireNonNull(faults, "faults");
+    this.blocks = new BlockReads(chain);
   }
 
   static boolean exists(String method) {
     return switch (method) {
       case "getAddressInformation", "getWalletInformation", "getAddressBalance", "getAddressState", "runGetMethod",
-          "getTransactions", "getMasterchainInfo", "sendBoc", "sendBocReturnHash" -> true;
+          "getTransactions", "getMasterchainInfo", "sendBoc", "sendBocReturnHash",
+          "shards", "getShards", "getBlockTransactions", "getBlockTransactionsExt" -> true;
       default -> false;
     };
   }
@@ -80,6 +83,9 @@ final class ToncenterMethods {
       case "runGetMethod" -> Reply.of(runGetMethod(node, params));
       case "getTransactions" -> Reply.of(transactions(node, params));
       case "getMasterchainInfo" -> Reply.of(masterchainInfo(node));
+      case "shards", "getShards" -> Reply.of(blocks.shards(node.block(), params));
+      case "getBlockTransactionsExt" -> Reply.of(blocks.transactionsExt(node.block(), params));
+      case "getBlockTransactions" -> Reply.of(blocks.transactions(node.block(), params));
       case "sendBoc" -> send(node, params, false);
       case "sendBocReturnHash" -> send(node, params, true);
       default -> throw new ApiException(404, "Not Found");

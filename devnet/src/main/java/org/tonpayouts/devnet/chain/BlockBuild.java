@@ -17,6 +17,8 @@ final class BlockBuild {
   final ArrayDeque<DevnetMessage> internal = new ArrayDeque<>();
   final Set<Account> touched = new LinkedHashSet<>();
   final List<String> txHashes = new ArrayList<>();
+  /** The transactions recorded, in recording order (block reads sort them as a node lists them). */
+  final List<DevnetTransaction> transactions = new ArrayList<>();
   int applied;
   int aborted;
   int vanished;

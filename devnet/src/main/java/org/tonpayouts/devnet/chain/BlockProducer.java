@@ -25,14 +25,16 @@ final class BlockProducer {
   private final AccountStore accounts;
   private final Mempool mempool;
   private final Blocks blocks;
+  private final BlockIndex index;
   private final TransactionRecorder recorder;
   private final ChainCounters counters;
 
-  BlockProducer(AccountStore accounts, Mempool mempool, Blocks blocks, TransactionRecorder recorder,
+  BlockProducer(AccountStore accounts, Mempool mempool, Blocks blocks, BlockIndex index, TransactionRecorder recorder,
                 ChainCounters counters) {
     this.accounts = accounts;
     this.mempool = mempool;
     this.blocks = blocks;
+    this.index = index;
     this.recorder = recorder;
     this.counters = counters;
   }
@@ -59,6 +61,7 @@ final class BlockProducer {
     }
 
     BlockInfo block = blocks.append(build.utime, startLt, recorder.lt(), build.txHashes);
+    index.append(block, build.transactions);
     if (build.txHashes.isEmpty()) {
       log.debug("block seqno={} empty pending={}", block.seqno(), mempool.size());
     } else {

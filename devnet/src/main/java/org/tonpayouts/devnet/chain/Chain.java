@@ -24,8 +24,16 @@ public final class Chain {
 
   /** Source of the internal messages {@link #fund} credits accounts with. */
   public static final TonAddress FAUCET = TonAddress.of(TonAddress.MASTERCHAIN, Sha256.of("devnet faucet"));
-  /** Blocks kept for {@code seqno}-pinned, stale and lagging reads. */
+  /** Blocks kept for {@code seqno}-pinned, stale and lagging reads, and for block reads. */
   static final int BLOCK_HISTORY = Blocks.HISTORY;
+  /** The workchain of devnet's basechain shard (accounts of workchain -1 live in the masterchain blocks). */
+  public static final int BASECHAIN = 0;
+  /**
+   * The basechain block that masterchain block N references has seqno N + this offset, as on
+   * mainnet shard seqnos run ahead of (and apart from) masterchain seqnos: a client that takes one
+   * for the other asks for a block that does not exist.
+   */
+  public static final long SHARD_SEQNO_OFFSET = 1_000_000L;
 
   private final Object lock = new Object();
   private final Clock clock;
@@ -34,12 +42,14 @@ public final class Chain {
   private final ChainCounters counters = new ChainCounters();
   private final TransactionRecorder recorder = new TransactionRecorder(counters);
   private final Blocks blocks;
+  private final BlockIndex index;
   private final BlockProducer producer;
 
   public Chain(Clock clock, long seed) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.blocks = new Blocks(seed, clock.instant().getEpochSecond());
-    this.producer = new BlockProducer(accounts, mempool, blocks, recorder, counters);
+    this.index = new BlockIndex(seed, blocks.genesis());
+    this.producer = new BlockProducer(accounts, mempool, blocks, index, recorder, counters);
   }
 
   public Clock clock() {
@@ -138,6 +148,7 @@ public final class Chain {
       DevnetTransaction tx = recorder.record(build, account, orig, recorder.nextLt(), in, List.of(), 0, phases,
           description);
       account.remember(last.seqno());
+      index.addLate(last.seqno(), tx);
       log.info("funded account={} amount={} state={} balance={}", address, nano, account.state, account.balance);
       return tx;
     }
@@ -230,6 +241,38 @@ public final class Chain {
   public BlockInfo recentBlock(long seqno) {
     synchronized (lock) {
       return blocks.clamped(seqno);
+    }
+  }
+
+  /**
+   * The basechain block that masterchain block {@code masterchainSeqno} references (its newest
+   * basechain block), or {@code null} when devnet does not keep that masterchain block (never
+   * made, or older than the last {@value #BLOCK_HISTORY}).
+   */
+  public ShardBlock basechainBlock(long masterchainSeqno) {
+    synchronized (lock) {
+      BlockIndex.Entry entry = index.entry(masterchainSeqno);
+      return entry == null ? null : entry.basechain();
+    }
+  }
+
+  /**
+   * Block {@code seqno} of {@code workchain} (-1: a masterchain seqno; 0: a basechain seqno,
+   * {@link #SHARD_SEQNO_OFFSET} ahead of its masterchain block's) with its transactions in the
+   * node's order, or {@code null} when devnet does not keep it (not made yet, or too old).
+   */
+  public BlockContents blockContents(int workchain, long seqno) {
+    long masterchainSeqno = workchain == BlockInfo.WORKCHAIN ? seqno : seqno - SHARD_SEQNO_OFFSET;
+    synchronized (lock) {
+      BlockIndex.Entry entry = index.entry(masterchainSeqno);
+      return entry == null ? null : new BlockContents(entry.block(workchain), entry.transactions(workchain));
+    }
+  }
+
+  /** The masterchain seqno of the oldest block whose transactions devnet still serves. */
+  public long oldestIndexedMasterchainSeqno() {
+    synchronized (lock) {
+      return index.oldestMasterchainSeqno();
     }
   }
 

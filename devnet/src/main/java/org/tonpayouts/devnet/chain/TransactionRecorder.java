@@ -55,6 +55,7 @@ final class TransactionRecorder {
     account.record(tx, newStateHash);
     build.touched.add(account);
     build.txHashes.add(hash);
+    build.transactions.add(tx);
     counters.transactions++;
     return tx;
   }

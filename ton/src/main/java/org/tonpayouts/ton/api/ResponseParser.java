@@ -28,6 +28,15 @@ final class ResponseParser {
   private static final Pattern NOT_ACCEPTED = Pattern.compile(
       "cannot apply external message|external message was not accepted|inbound external message rejected",
       Pattern.CASE_INSENSITIVE);
+  /**
+   * A block beyond the node's view: the node's validator manager adds "(last known masterchain
+   * block: M)" for a masterchain block and "(possibly out of sync: ...)" for a shard block above
+   * its shard client's top; "is not applied" is a block received but not applied yet. Without
+   * them, NOTREADY means a block the node dropped or never had ("seqno not in db"): not a wait.
+   */
+  private static final Pattern BLOCK_NOT_READY = Pattern.compile(
+      "LITE_SERVER_NOTREADY.*(last known masterchain block|possibly out of sync|is not applied)",
+      Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
   private final ObjectMapper mapper;
   private final Optional<String> apiKey;
@@ -73,6 +82,9 @@ final class ResponseParser {
     }
     if (effective == 404) {
       throw new NotFoundException(method, status, text);
+    }
+    if (!send && BLOCK_NOT_READY.matcher(text).find()) {
+      throw new BlockNotReadyException(method, status, text);
     }
     throw new ApiErrorException(method, status, code, text, send && effective >= 500);
   }
@@ -181,6 +193,65 @@ final class ResponseParser {
         reqLong(method, last, "seqno"),
         hash(method, last.get("root_hash")),
         hash(method, last.get("file_hash")));
+  }
+
+  /** {@code blocks.shards}: the newest block of every shard as of one masterchain block. */
+  List<BlockId> shards(String method, JsonNode r) {
+    JsonNode shards = r.get("shards");
+    if (shards == null || !shards.isArray()) {
+      throw new UnexpectedResponseException(method, "no 'shards' array in answer");
+    }
+    List<BlockId> out = new ArrayList<>(shards.size());
+    for (JsonNode id : shards) {
+      out.add(blockId(method, id));
+    }
+    return out;
+  }
+
+  /**
+   * {@code blocks.transactionsExt}: one page of a block's transactions. Its messages name their
+   * source and destination as {@code accountAddress} objects (not strings as in
+   * {@code getTransactions}) and carry no decoded {@code message}; {@link #transaction} reads both.
+   */
+  BlockTransactions blockTransactions(String method, JsonNode r, BlockId asked) {
+    BlockId block = blockId(method, r.get("id"));
+    if (block.workchain() != asked.workchain() || block.seqno() != asked.seqno()) {
+      throw new UnexpectedResponseException(method, "asked for block " + asked + ", got " + block);
+    }
+    JsonNode txs = r.get("transactions");
+    if (txs == null || !txs.isArray()) {
+      throw new UnexpectedResponseException(method, "no 'transactions' array in answer");
+    }
+    List<ChainTransaction> out = new ArrayList<>(txs.size());
+    for (JsonNode tx : txs) {
+      ChainTransaction t = transaction(method, tx, null);
+      if (t.account() == null) {
+        throw new UnexpectedResponseException(method, "block transaction without 'account' or 'address'");
+      }
+      out.add(t);
+    }
+    JsonNode incomplete = r.get("incomplete");
+    if (incomplete == null || !incomplete.isBoolean()) {
+      throw new UnexpectedResponseException(method, "no boolean 'incomplete' in answer");
+    }
+    return new BlockTransactions(block, out, incomplete.asBoolean());
+  }
+
+  /** A {@code ton.blockIdExt}: shard as a signed 64-bit number (string or number), hashes base64. */
+  BlockId blockId(String method, JsonNode n) {
+    if (n == null || !n.isObject()) {
+      throw new UnexpectedResponseException(method, "expected a ton.blockIdExt, got " + n);
+    }
+    try {
+      return new BlockId(
+          (int) reqLong(method, n, "workchain"),
+          reqLong(method, n, "shard"),
+          reqLong(method, n, "seqno"),
+          hash(method, n.get("root_hash")),
+          hash(method, n.get("file_hash")));
+    } catch (IllegalArgumentException e) {
+      throw new UnexpectedResponseException(method, "bad block id " + n + ": " + e.getMessage(), e);
+    }
   }
 
   SentMessage sentMessage(String method, JsonNode r) {

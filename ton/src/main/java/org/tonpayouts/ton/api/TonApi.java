@@ -53,4 +53,24 @@ public interface TonApi {
 
   /** The last masterchain block ({@code getMasterchainInfo}). */
   CompletableFuture<MasterchainInfo> getMasterchainInfo();
+
+  /**
+   * The newest block of every shard as of masterchain block {@code masterchainSeqno}
+   * ({@code shards}). Several shard blocks can be made between two masterchain blocks and only
+   * each shard's newest one is listed: a follower reads the shard's seqnos from the last one it
+   * saw + 1 up to the listed one. Fails with {@link BlockNotReadyException} for a masterchain
+   * block the node does not have yet.
+   */
+  CompletableFuture<List<BlockId>> getShards(long masterchainSeqno);
+
+  /**
+   * One page of {@code block}'s transactions, full ({@code getBlockTransactionsExt}); see
+   * {@link BlockTransactions} for their order and for paging. The block is read by its hashes
+   * when {@code block} has them, else looked up by seqno. Fails with {@link BlockNotReadyException}
+   * for a block the node does not have yet.
+   *
+   * @param after null for the first page, else the previous page's {@link BlockTransactions#next()}
+   * @param count 1 to {@link BlockTransactions#MAX_COUNT}
+   */
+  CompletableFuture<BlockTransactions> getBlockTransactions(BlockId block, BlockTransactions.After after, int count);
 }

@@ -228,6 +228,44 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     return read(method, get(method, Map.of()), r -> parser.masterchainInfo(method, r));
   }
 
+  @Override
+  public CompletableFuture<List<BlockId>> getShards(long masterchainSeqno) {
+    if (masterchainSeqno < 1) {
+      throw new IllegalArgumentException("masterchainSeqno must be positive, got " + masterchainSeqno);
+    }
+    String method = "shards";
+    return read(method, get(method, Map.of("seqno", Long.toString(masterchainSeqno))),
+        r -> parser.shards(method, r));
+  }
+
+  @Override
+  public CompletableFuture<BlockTransactions> getBlockTransactions(
+      BlockId block, BlockTransactions.After after, int count) {
+    Objects.requireNonNull(block, "block");
+    if (count < 1 || count > BlockTransactions.MAX_COUNT) {
+      throw new IllegalArgumentException("count must be 1.." + BlockTransactions.MAX_COUNT + ", got " + count);
+    }
+    if (block.seqno() < 1) {
+      throw new IllegalArgumentException("block seqno must be positive, got " + block);
+    }
+    String method = "getBlockTransactionsExt";
+    Map<String, String> params = new LinkedHashMap<>();
+    params.put("workchain", Integer.toString(block.workchain()));
+    params.put("shard", Long.toString(block.shard()));
+    params.put("seqno", Long.toString(block.seqno()));
+    if (block.hasHashes()) {
+      // the exact block: the server skips its lookup by seqno
+      params.put("root_hash", block.rootHash());
+      params.put("file_hash", block.fileHash());
+    }
+    if (after != null) {
+      params.put("after_lt", Long.toString(after.lt()));
+      params.put("after_hash", after.accountHex());
+    }
+    params.put("count", Integer.toString(count));
+    return read(method, get(method, params), r -> parser.blockTransactions(method, r, block));
+  }
+
   /** Stops the retry scheduler; calls already waiting for a permit still go out. */
   @Override
   public void close() {
@@ -322,7 +360,9 @@ public final class TonApiClient implements TonApi, AutoCloseable {
         failure = new UnexpectedResponseException(method, "cannot read answer: " + e, e);
       }
       metrics.record(method, TonApiMetrics.Outcome.of(failure), since(startedAt[0]));
-      if (!send && failure.isTransient() && attempt < config.maxReadAttempts() && !closed) {
+      // a block the node does not have yet is the caller's wait: it decides when to ask again
+      boolean retry = !send && failure.isTransient() && !(failure instanceof BlockNotReadyException);
+      if (retry && attempt < config.maxReadAttempts() && !closed) {
         retryLater(method, request, mapper, attempt, result, failure);
       } else {
         result.completeExceptionally(failure);

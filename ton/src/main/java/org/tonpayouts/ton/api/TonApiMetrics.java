@@ -24,6 +24,8 @@ public final class TonApiMetrics {
     REJECTED,
     /** 404: e.g. an unknown transaction. */
     NOT_FOUND,
+    /** The node does not have the block yet (a lagging node, or a block asked for too early). */
+    NOT_READY,
     /** Another 4xx: a bad request, a bad key. */
     CLIENT_ERROR,
     /** 5xx: the API or its liteserver failed. */
@@ -48,6 +50,9 @@ public final class TonApiMetrics {
       }
       if (e instanceof NotFoundException) {
         return NOT_FOUND;
+      }
+      if (e instanceof BlockNotReadyException) {
+        return NOT_READY;
       }
       if (e instanceof TransportException t) {
         return t.isTimeout() ? TIMEOUT : TRANSPORT_ERROR;

@@ -479,6 +479,100 @@ class TonApiClientHttpTest {
     assertThat(seen).isEmpty();
   }
 
+  // ---------------------------------------------------------------- block reads
+
+  @Test
+  void shouldAskForTheShardsOfOneMasterchainBlock() {
+    TonApiClient api = client(fastConfig());
+    script.add(Reply.ok(fixture("shards.json")));
+
+    List<BlockId> shards = api.getShards(39_984_096L).join();
+
+    assertThat(shards).extracting(BlockId::seqno).containsExactly(45_341_164L);
+    assertThat(seen).singleElement().satisfies(request -> {
+      assertThat(request.httpMethod()).isEqualTo("GET");
+      assertThat(request.uri().getPath()).isEqualTo("/api/v2/shards");
+      assertThat(request.uri().getQuery()).isEqualTo("seqno=39984096");
+    });
+  }
+
+  @Test
+  void shouldAskForAPageOfTheExactBlockAfterAnAccountsTransaction() {
+    TonApiClient api = client(fastConfig());
+    script.add(Reply.ok(fixture("getBlockTransactionsExt-cpp.json")));
+    BlockId block = new BlockId(-1, Long.MIN_VALUE, 39_984_096L,
+        "6f6ebf3f0f01633e9563b472601ff0d8d7fca4a05e6ec83e1f8ad3d691f96443",
+        "94bca5ae3ede667d1348dc69838ca8bc9278c7f20b81e789ddbc92e8c1554c9c");
+    BlockTransactions.After after = new BlockTransactions.After("1".repeat(64), 48_756_939_999_999L);
+
+    BlockTransactions page = api.getBlockTransactions(block, after, 2).join();
+
+    assertThat(page.transactions()).hasSize(2);
+    assertThat(page.next()).contains(new BlockTransactions.After("3".repeat(64), 48_756_940_000_002L));
+    Seen request = seen.get(0);
+    assertThat(request.uri().getPath()).isEqualTo("/api/v2/getBlockTransactionsExt");
+    assertThat(query(request)).containsExactly(
+        Map.entry("workchain", "-1"),
+        Map.entry("shard", "-9223372036854775808"),
+        Map.entry("seqno", "39984096"),
+        Map.entry("root_hash", block.rootHash()),
+        Map.entry("file_hash", block.fileHash()),
+        Map.entry("after_lt", "48756939999999"),
+        Map.entry("after_hash", "1".repeat(64)),
+        Map.entry("count", "2"));
+  }
+
+  @Test
+  void shouldLookABlockUpBySeqnoWhenItsHashesAreUnknown() {
+    TonApiClient api = client(fastConfig());
+    script.add(Reply.ok(fixture("getBlockTransactionsExt-python.json")));
+
+    BlockTransactions page = api.getBlockTransactions(BlockId.bySeqno(-1, Long.MIN_VALUE, 39_984_096L), null, 40).join();
+
+    assertThat(page.block().hasHashes()).as("the answer names the block fully").isTrue();
+    assertThat(query(seen.get(0))).containsOnlyKeys("workchain", "shard", "seqno", "count");
+  }
+
+  @Test
+  void shouldLeaveABlockTheNodeDoesNotHaveYetToTheCaller() {
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    client = new TonApiClient(fastConfig(), registry);
+    fallback = Reply.status(500, "{\"ok\":false,\"error\":\"LITE_SERVER_NOTREADY: cannot find block "
+        + "(-1,8000000000000000) seqno=39984099: ltdb: block not found (last known masterchain block: 39984096)\","
+        + "\"code\":500}");
+
+    Throwable failure = failureOf(client.getShards(39_984_099L));
+
+    assertThat(failure).isInstanceOf(BlockNotReadyException.class).hasMessageContaining("shards");
+    await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> seen.size() == 1);
+    assertThat(requests(registry, "shards", "not_ready")).isEqualTo(1);
+  }
+
+  @Test
+  void shouldValidateBlockReadArguments() {
+    TonApiClient api = client(fastConfig());
+    BlockId block = BlockId.bySeqno(0, Long.MIN_VALUE, 7);
+
+    assertThatThrownBy(() -> api.getBlockTransactions(block, null, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> api.getBlockTransactions(block, null, BlockTransactions.MAX_COUNT + 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> api.getBlockTransactions(BlockId.bySeqno(0, Long.MIN_VALUE, 0), null, 1))
+        .as("toncenter refuses seqno 0").isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> api.getShards(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(seen).isEmpty();
+  }
+
+  private static Map<String, String> query(Seen request) {
+    Map<String, String> params = new java.util.LinkedHashMap<>();
+    for (String pair : request.uri().getRawQuery().split("&")) {
+      int eq = pair.indexOf('=');
+      params.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+          URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+    }
+    return params;
+  }
+
   @Test
   void shouldValidateTheTransactionsLimit() {
     TonApiClient api = client(fastConfig());
