@@ -15,10 +15,12 @@ import java.util.Objects;
  * @param destination where it went
  * @param confirmedLt lt of the transaction that paid it: the bounce comes after
  * @param until when to stop watching (our clock)
+ * @param confirmedUtime unix time of the transaction that paid it: the block feed covers the
+ *     bounce only when it was following the chain by then; null in entries stored before it was kept
  */
 public record BounceWatch(
     String requestId, String transferId, String messageHash, long seqno, String destination, long confirmedLt,
-    Instant until) {
+    Instant until, Long confirmedUtime) {
 
   public BounceWatch {
     Objects.requireNonNull(requestId, "requestId");

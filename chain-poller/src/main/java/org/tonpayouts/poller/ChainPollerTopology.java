@@ -48,14 +48,16 @@ public final class ChainPollerTopology {
     StoreBuilder<KeyValueStore<String, WatchedWallet>> store = Stores.keyValueStoreBuilder(
         Stores.persistentKeyValueStore(WATCHED_WALLETS_STORE), Serdes.String(), JsonSerde.of(WatchedWallet.class));
 
+    // one masterchain watch and one block feed per process, shared by its tasks
     MasterchainWatch masterchain = new MasterchainWatch(api, settings.interval(), metrics);
+    BlockFeed feed = new BlockFeed(api, masterchain, clock, settings, metrics);
     Topology topology = new Topology();
     topology.addSource(SUBMISSIONS_SOURCE,
         Topics.PAYOUT_SUBMISSIONS.keySerde().deserializer(),
         Topics.PAYOUT_SUBMISSIONS.valueSerde().deserializer(),
         Topics.PAYOUT_SUBMISSIONS.name());
     topology.addProcessor(WATCH_LIST_PROCESSOR,
-        () -> new WatchListProcessor(api, masterchain, clock, settings, metrics, listener), SUBMISSIONS_SOURCE);
+        () -> new WatchListProcessor(api, feed, clock, settings, metrics, listener), SUBMISSIONS_SOURCE);
     topology.addStateStore(store, WATCH_LIST_PROCESSOR);
     topology.addSink(CONFIRMATIONS_SINK, Topics.PAYOUT_CONFIRMATIONS.name(),
         Topics.PAYOUT_CONFIRMATIONS.keySerde().serializer(),

@@ -18,13 +18,13 @@ public final class PollerMetrics {
   public static final String WALLET_POLL_FAILURES = "poller.wallet.poll_failures";
 
   private final MeterRegistry registry;
-  private final Counter walletPolls;
   private final Counter walletPollFailures;
 
   public PollerMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
-    walletPolls = Counter.builder(WALLET_POLLS)
-        .description("Wallets polled (one transaction scan each)").register(registry);
+    // both series exist from the start, so dashboards and alerts see a zero rather than nothing
+    walletObserved("feed", 0);
+    walletObserved("scan", 0);
     walletPollFailures = Counter.builder(WALLET_POLL_FAILURES)
         .description("Wallet polls that failed or missed the round's deadline (retried next round)").register(registry);
   }
@@ -54,8 +54,14 @@ public final class PollerMetrics {
     Counter.builder(ROUNDS).description("Poll rounds").tag("outcome", outcome).register(registry).increment();
   }
 
-  public void walletPolled() {
-    walletPolls.increment();
+  /** A wallet looked at in a round, its transactions taken from the block feed ({@code feed}) or its own scan ({@code scan}). */
+  public void walletObserved(String via) {
+    walletObserved(via, 1);
+  }
+
+  private void walletObserved(String via, double amount) {
+    Counter.builder(WALLET_POLLS).description("Wallets looked at in a round, by where their transactions came from")
+        .tag("via", via).register(registry).increment(amount);
   }
 
   public void walletPollFailed() {
@@ -74,8 +80,14 @@ public final class PollerMetrics {
     return c == null ? 0 : c.count();
   }
 
+  /** The count of {@code name} so far, summed over its tags. */
   public double count(String name) {
-    Counter c = registry.find(name).counter();
+    return registry.find(name).counters().stream().mapToDouble(Counter::count).sum();
+  }
+
+  /** Wallets looked at so far with their transactions from {@code via} ({@code feed} or {@code scan}). */
+  public double walletsObserved(String via) {
+    Counter c = registry.find(WALLET_POLLS).tag("via", via).counter();
     return c == null ? 0 : c.count();
   }
 }

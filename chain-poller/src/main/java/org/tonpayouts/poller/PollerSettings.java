@@ -18,6 +18,8 @@ import org.tonpayouts.runtime.PayoutsConfig;
  * @param pageSize transactions asked per {@code getTransactions} page (1 to 100)
  * @param maxPages pages one wallet's scan may read in a round before it gives up on reaching back
  * @param bounceWindow how long a confirmed bounceable payout is watched for a bounce (0: not at all)
+ * @param feedRetention how long the block feed keeps the blocks it read (0: no block feed, every
+ *     watched wallet is scanned on its own); see {@link BlockFeed}
  */
 public record PollerSettings(
     Duration interval,
@@ -27,7 +29,8 @@ public record PollerSettings(
     Duration resolvedRetention,
     int pageSize,
     int maxPages,
-    Duration bounceWindow) {
+    Duration bounceWindow,
+    Duration feedRetention) {
 
   public static final int DEFAULT_PAGE_SIZE = 32;
   public static final int DEFAULT_MAX_PAGES = 16;
@@ -54,6 +57,10 @@ public record PollerSettings(
     if (bounceWindow.isNegative()) {
       throw new IllegalArgumentException("bounceWindow must not be negative, got " + bounceWindow);
     }
+    Objects.requireNonNull(feedRetention, "feedRetention");
+    if (feedRetention.isNegative()) {
+      throw new IllegalArgumentException("feedRetention must not be negative, got " + feedRetention);
+    }
   }
 
   private static void positive(Duration d, String name) {
@@ -73,26 +80,33 @@ public record PollerSettings(
         config.pollerResolvedRetention(),
         DEFAULT_PAGE_SIZE,
         DEFAULT_MAX_PAGES,
-        config.bounceWindow());
+        config.bounceWindow(),
+        config.pollerFeedRetention());
   }
 
   public PollerSettings withClockSkew(Duration skew) {
     return new PollerSettings(interval, skew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
-        bounceWindow);
+        bounceWindow, feedRetention);
   }
 
   public PollerSettings withFallbackRounds(int rounds) {
     return new PollerSettings(interval, clockSkew, roundTimeout, rounds, resolvedRetention, pageSize, maxPages,
-        bounceWindow);
+        bounceWindow, feedRetention);
   }
 
   public PollerSettings withPaging(int size, int pages) {
     return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, size, pages,
-        bounceWindow);
+        bounceWindow, feedRetention);
   }
 
   public PollerSettings withBounceWindow(Duration window) {
     return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
-        window);
+        window, feedRetention);
+  }
+
+  /** These settings with the block feed keeping blocks for {@code retention} (0: off). */
+  public PollerSettings withFeedRetention(Duration retention) {
+    return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
+        bounceWindow, retention);
   }
 }

@@ -82,7 +82,7 @@ final class WalletRound {
       Confirmation c = d.verdict().confirmation();
       if (c.status() == ConfirmationStatus.CONFIRMED && t.bounce() && settings.bounceWindow().toSeconds() > 0) {
         bounceWatches.add(new BounceWatch(t.requestId(), t.transferId(), c.messageHash(), t.seqno(), t.destination(),
-            c.lt(), now.plus(settings.bounceWindow())));
+            c.lt(), now.plus(settings.bounceWindow()), c.utime()));
       }
     }
     verdicts.addAll(bounces(wallet, observation, bounceWatches, now));

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -33,9 +34,11 @@ import org.tonpayouts.ton.api.TonApi;
 
 /**
  * The chain poller's watch list: adds every submitted transfer to its wallet's entry in
- * {@code watched-wallets}, and on a wall-clock round polls every wallet with something to watch
- * (concurrently, one state read when needed and one transaction scan each) and publishes a
- * {@link Confirmation} per verdict.
+ * {@code watched-wallets}, and on a wall-clock round looks at every wallet with something to watch
+ * and publishes a {@link Confirmation} per verdict. A wallet's transactions come from the {@link
+ * BlockFeed} (the new blocks, read once for every wallet) when it covers all the round needs;
+ * otherwise from a scan of its own (a state read when needed, then its transactions), run
+ * concurrently with the others.
  *
  * <p>The stream thread never waits on the API: a round's calls run on the HTTP client's threads
  * and their results are applied here on the next punctuation, so submissions keep flowing and
@@ -55,7 +58,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private final PollerSettings settings;
   private final PollerMetrics metrics;
   private final WalletScanner scanner;
-  private final MasterchainWatch masterchain;
+  private final BlockFeed feed;
   private final RoundListener listener;
   /** Results of the round in flight, left by the HTTP threads for the stream thread. */
   private final Queue<Runnable> completed = new ConcurrentLinkedQueue<>();
@@ -88,9 +91,9 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     default void roundEnded() { }
   }
 
-  WatchListProcessor(TonApi api, MasterchainWatch masterchain, Clock clock, PollerSettings settings,
+  WatchListProcessor(TonApi api, BlockFeed feed, Clock clock, PollerSettings settings,
       PollerMetrics metrics, RoundListener listener) {
-    this.masterchain = Objects.requireNonNull(masterchain, "masterchain");
+    this.feed = Objects.requireNonNull(feed, "feed");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -200,10 +203,10 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     roundInFlight = true;
     listener.roundStarted();
     roundsWithoutPoll++;
-    masterchain.read(punctuatedAtMs)
+    feed.advance(punctuatedAtMs)
         .orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete((info, error) -> {
-          completed.add(() -> onMasterchain(info, error));
+        .whenComplete((progress, error) -> {
+          completed.add(() -> onMasterchain(progress == null ? null : progress.masterchain(), error));
           listener.stepQueued();
         });
   }
@@ -239,7 +242,6 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     }
     Map<String, CompletableFuture<WalletObservation>> calls = new HashMap<>();
     wallets.forEach((key, wallet) -> {
-      metrics.walletPolled();
       calls.put(key, start(wallet, now).orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS));
     });
     CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
@@ -250,9 +252,12 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
         });
   }
 
+  /** The wallet's observation: from the block feed when it covers everything the round needs, else a scan of its own. */
   private CompletableFuture<WalletObservation> start(WatchedWallet wallet, Instant now) {
     try {
-      return scanner.observe(wallet, now);
+      Optional<WalletObservation> fromFeed = feed.observe(wallet, now);
+      metrics.walletObserved(fromFeed.isPresent() ? "feed" : "scan");
+      return fromFeed.map(CompletableFuture::completedFuture).orElseGet(() -> scanner.observe(wallet, now));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e); // e.g. an address that does not parse
     }

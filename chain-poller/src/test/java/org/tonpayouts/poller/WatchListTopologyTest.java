@@ -29,6 +29,7 @@ import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.devnet.Devnet;
@@ -58,7 +59,8 @@ class WatchListTopologyTest {
   private static final Duration TTL = Duration.ofSeconds(60);
   private static final String APP_ID = "poller-test";
   private static final PollerSettings SETTINGS = new PollerSettings(INTERVAL, SKEW, Duration.ofSeconds(5), 1_000,
-      Duration.ofMinutes(10), PollerSettings.DEFAULT_PAGE_SIZE, PollerSettings.DEFAULT_MAX_PAGES, Duration.ofSeconds(30));
+      Duration.ofMinutes(10), PollerSettings.DEFAULT_PAGE_SIZE, PollerSettings.DEFAULT_MAX_PAGES, Duration.ofSeconds(30),
+      Duration.ZERO);
 
   @TempDir
   Path stateDir;
@@ -113,8 +115,12 @@ class WatchListTopologyTest {
   private final Rounds rounds = new Rounds();
 
   private void startDriver(Clock pollerClock) {
+    startDriver(pollerClock, SETTINGS);
+  }
+
+  private void startDriver(Clock pollerClock, PollerSettings settings) {
     metrics = PollerMetrics.inMemory();
-    driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, SETTINGS, metrics, rounds), props(),
+    driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, settings, metrics, rounds), props(),
         START);
     submissions = driver.createInputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
         Topics.PAYOUT_SUBMISSIONS.keySerde().serializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().serializer());
@@ -600,5 +606,125 @@ class WatchListTopologyTest {
     devnet.produceBlock();
     assertThat(watch.read(1_050).join().seqno()).isEqualTo(first + 1);
     assertThat(shared.apiCalls("getMasterchainInfo")).isEqualTo(2);
+  }
+
+  /**
+   * The same topology reading the chain block by block: verdicts from the block feed, scans only
+   * where the feed cannot vouch for every transaction a transfer could have.
+   */
+  @Nested
+  class WithTheBlockFeed {
+    private static final long WATCHER = 1100;
+
+    @BeforeEach
+    void startWithTheFeed() {
+      driver.close();
+      startDriver(clock, SETTINGS.withFeedRetention(Duration.ofMinutes(1)));
+      // a first watched wallet starts the feed; its own transfer predates it, so it is scanned
+      deploy(WATCHER);
+      assertThat(metrics.walletsObserved("scan")).isPositive();
+      // from now on, transfers are submitted after the feed started (beyond the skew margin)
+      clock.advance(SKEW.plusSeconds(2));
+    }
+
+    private double scans() {
+      return metrics.apiCalls("getTransactions");
+    }
+
+    @Test
+    void shouldConfirmFromTheBlockWithoutReadingTheWallet() {
+      long sub = 1101;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, BOB, 2 * TON);
+      send(api, t);
+      watch(submission(t, "req-feed", clock.instant()));
+      double before = scans();
+
+      round();
+
+      Confirmation c = confirmations.readValue();
+      assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+      assertThat(c.messageHash()).isEqualTo(t.messageHash());
+      assertThat(c.txHash()).isEqualTo(transactionOf(devnet, wallets.address(sub), t.messageHash()).orElseThrow().hash());
+      assertThat(scans()).as("no getTransactions for a wallet the feed covers").isEqualTo(before);
+      assertThat(metrics.apiCalls("getBlockTransactionsExt")).isPositive();
+      assertThat(metrics.walletsObserved("feed")).isPositive();
+    }
+
+    @Test
+    void shouldFindATransactionWhoseBlockWasReadBeforeItsSubmissionArrived() {
+      long busy = 1102;
+      devnet.fund(wallets.address(busy), 5 * TON);
+      // keeps rounds going: a watched transfer whose message is never sent
+      watch(submission(sign(busy, 0, BOB, TON), "req-pending", clock.instant()));
+      long sub = 1103;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, ALICE, TON);
+      send(api, t);
+      round(); // the block applying t is read by the feed before anyone watches t
+      assertThat(confirmations.isEmpty()).isTrue();
+      double before = scans();
+
+      watch(submission(t, "req-late-submission", clock.instant().minusSeconds(1)));
+      round();
+
+      assertThat(confirmations.readValue()).satisfies(c -> {
+        assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+        assertThat(c.requestId()).isEqualTo("req-late-submission");
+      });
+      assertThat(scans()).isEqualTo(before);
+    }
+
+    @Test
+    void shouldReadEveryBlockMadeBetweenTwoRounds() {
+      long sub = 1104;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, BOB, TON);
+      send(api, t);
+      watch(submission(t, "req-behind", clock.instant()));
+      devnet.produceBlock(); // applies t
+      devnet.produceBlock();
+      double before = scans();
+
+      round();
+
+      assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+      assertThat(scans()).isEqualTo(before);
+    }
+
+    @Test
+    void shouldScanATransferFromBeforeTheFeedStarted() {
+      long sub = 1105;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, BOB, TON);
+      send(api, t);
+      // first submitted before the feed's coverage began: its transaction may sit in a block the feed never read
+      watch(submission(t, "req-old", clock.instant().minus(SKEW).minusSeconds(30)));
+      double before = scans();
+
+      round();
+
+      assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+      assertThat(scans()).as("scanned on its own").isGreaterThan(before);
+    }
+
+    @Test
+    void shouldStartAgainAfterAGapAndScanWhatItCannotVouchFor() {
+      long sub = 1106;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, BOB, TON);
+      send(api, t);
+      watch(submission(t, "req-gap", clock.instant()));
+      // more blocks than the feed catches up on: it restarts from the tops, and t's block is behind them
+      for (int i = 0; i <= BlockFeed.MAX_BLOCKS_BEHIND + 1; i++) {
+        devnet.produceBlock();
+      }
+      double before = scans();
+
+      idleRound();
+
+      assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+      assertThat(scans()).as("t is from before the restart: scanned").isGreaterThan(before);
+    }
   }
 }

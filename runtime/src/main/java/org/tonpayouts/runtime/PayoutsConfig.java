@@ -173,6 +173,13 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String POLLER_BOUNCE_WINDOW_SECONDS_DOC =
       "After confirming a bounceable payout, chain-poller keeps reading the wallet's transactions for this long (by"
           + " the chain's time) to report a bounce; a busy wallet is read anyway, an idle one costs a read per block.";
+  public static final String POLLER_FEED_RETENTION_MS_CONFIG = "poller.feed.retention.ms";
+  private static final String POLLER_FEED_RETENTION_MS_DOC =
+      "chain-poller reads each new block's transactions once for all watched wallets (shards, then"
+          + " getBlockTransactionsExt) and keeps them this long, so a submission that reaches the poller after its block"
+          + " still finds its transaction there. Transfers from before the feed started or from a gap are scanned per"
+          + " wallet. 0 turns the block feed off: every watched wallet is scanned on its own each block (one"
+          + " getTransactions per wallet per block), for an API without the block methods.";
 
   public static final String METRICS_PORT_CONFIG = "metrics.port";
   private static final String METRICS_PORT_DOC =
@@ -278,6 +285,8 @@ public final class PayoutsConfig extends AbstractConfig {
           BATCH_INCOMPLETE_THRESHOLD_MS_DOC)
       .define(POLLER_BOUNCE_WINDOW_SECONDS_CONFIG, Type.INT, 30, Range.between(0, 3600), Importance.LOW,
           POLLER_BOUNCE_WINDOW_SECONDS_DOC)
+      .define(POLLER_FEED_RETENTION_MS_CONFIG, Type.LONG, 60_000L, Range.between(0, 3_600_000), Importance.LOW,
+          POLLER_FEED_RETENTION_MS_DOC)
       .define(METRICS_PORT_CONFIG, Type.INT, 0, Range.between(0, 65535), Importance.LOW, METRICS_PORT_DOC)
       .define(TOPICS_PARTITIONS_CONFIG, Type.INT, 12, Range.between(1, 10_000), Importance.MEDIUM, TOPICS_PARTITIONS_DOC)
       .define(TOPICS_REPLICATION_FACTOR_CONFIG, Type.INT, -1, Range.between(-1, Short.MAX_VALUE), Importance.MEDIUM,
@@ -460,6 +469,10 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public Duration bounceWindow() {
     return Duration.ofSeconds(getInt(POLLER_BOUNCE_WINDOW_SECONDS_CONFIG));
+  }
+
+  public Duration pollerFeedRetention() {
+    return Duration.ofMillis(getLong(POLLER_FEED_RETENTION_MS_CONFIG));
   }
 
   public int metricsPort() {
