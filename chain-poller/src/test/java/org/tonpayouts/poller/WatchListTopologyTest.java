@@ -1,5 +1,6 @@
 package org.tonpayouts.poller;
 
+import org.tonpayouts.devnet.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.tonpayouts.poller.Wallets.ALICE;
@@ -65,7 +66,7 @@ class WatchListTopologyTest {
   @TempDir
   Path stateDir;
 
-  private final TestClock clock = new TestClock(START);
+  private final ManualClock clock = ManualClock.fixedAt(START);
   private final Wallets wallets = new Wallets();
   private Devnet devnet;
   private TonApiClient api;
@@ -321,7 +322,7 @@ class WatchListTopologyTest {
   @Test
   void shouldConfirmRatherThanExpireWhenTheMessageAppliedWhileOurClockRunsAhead() {
     driver.close();
-    TestClock aheadOfChain = new TestClock(START.plus(TTL).plus(SKEW).plusSeconds(30));
+    ManualClock aheadOfChain = ManualClock.fixedAt(START.plus(TTL).plus(SKEW).plusSeconds(30));
     startDriver(aheadOfChain);
     long sub = 1005;
     devnet.fund(wallets.address(sub), 5 * TON);

@@ -43,7 +43,7 @@ class BlockFollowingTest {
   /** Small pages, so most blocks take several. */
   private static final int PAGE = 2;
 
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-04-01T08:00:00Z"));
+  private final ManualClock clock = ManualClock.fixedAt(Instant.parse("2026-04-01T08:00:00Z"));
   private final List<TestWallet> wallets = List.of(
       new TestWallet(31, 698983191L), new TestWallet(32, 698983191L), new TestWallet(33, 7L), new TestWallet(34, 8L));
   private final List<TonAddress> users = List.of(TestWallet.someAddress(71), TestWallet.someAddress(72));

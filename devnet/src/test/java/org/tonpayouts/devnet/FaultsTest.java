@@ -184,7 +184,7 @@ class FaultsTest {
 
   @Test
   void shouldCarryTheOldBlocksTimeInAStaleRead() {
-    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    ManualClock clock = ManualClock.fixedAt(Instant.parse("2026-03-01T12:00:00Z"));
     Devnet devnet = Devnet.builder().blockInterval(Duration.ZERO).clock(clock).start();
     started.add(devnet);
     Http http = new Http(devnet);

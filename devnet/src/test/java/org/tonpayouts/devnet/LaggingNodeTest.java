@@ -37,7 +37,7 @@ class LaggingNodeTest {
   private static final Duration BLOCK_TIME = Duration.ofSeconds(5);
   private static final int LAG = 2;
 
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+  private final ManualClock clock = ManualClock.fixedAt(Instant.parse("2026-03-01T12:00:00Z"));
   private final TestWallet wallet = new TestWallet(21, 698983191L);
   private final TonAddress user = TestWallet.someAddress(60);
 

@@ -226,7 +226,7 @@ class TransfersTest {
 
   @Test
   void shouldForgetAnAbortedMode1MessageOnceItsValidUntilHasPassed() {
-    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    ManualClock clock = ManualClock.fixedAt(Instant.parse("2026-03-01T12:00:00Z"));
     devnet = Devnet.builder().blockInterval(Duration.ZERO).clock(clock).start();
     http = new Http(devnet);
     TonAddress user = TestWallet.someAddress(15);

@@ -1,5 +1,6 @@
 package org.tonpayouts.runtime.ops;
 
+import org.tonpayouts.devnet.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class TimedCheckTest {
   private final ExecutorService executor = Executors.newCachedThreadPool();
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+  private final ManualClock clock = ManualClock.fixedAt(Instant.parse("2026-03-01T12:00:00Z"));
 
   @AfterEach
   void stop() {

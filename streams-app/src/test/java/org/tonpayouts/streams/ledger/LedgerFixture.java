@@ -18,7 +18,7 @@ import org.tonpayouts.embedded.SharedTestInfrastructure;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
-import org.tonpayouts.streams.TestClock;
+import org.tonpayouts.devnet.ManualClock;
 
 /** A fresh ledger database per test class, with request, intent and SQL helpers for the ledger tests. */
 final class LedgerFixture {
@@ -31,7 +31,7 @@ final class LedgerFixture {
   static final String DESTINATION = rawAddress("destination");
 
   final HikariDataSource dataSource;
-  final TestClock clock = TestClock.fixedAt(START);
+  final ManualClock clock = ManualClock.fixedAt(START);
   final Ledger ledger;
 
   LedgerFixture(Class<?> testClass) {

@@ -32,7 +32,7 @@ import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.PayoutTestKit;
 import org.tonpayouts.streams.StreamsApp;
-import org.tonpayouts.streams.TestClock;
+import org.tonpayouts.devnet.ManualClock;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.address.TonAddress;
@@ -53,7 +53,7 @@ final class WalletTxHarness implements AutoCloseable {
   static final Subwallets SUBWALLETS = new Subwallets(PayoutTestKit.KEY, 0);
 
   /** The chain's time (devnet's blocks) and, unless {@link #appClock} says otherwise, streams-app's. */
-  final TestClock clock;
+  final ManualClock clock;
   /** streams-app's own clock (processor and ledger). */
   Clock appClock;
   final Devnet devnet;
@@ -74,7 +74,7 @@ final class WalletTxHarness implements AutoCloseable {
 
   /** A chain that makes a block only when the test calls {@link #block()}, on a clock standing at {@link #START}. */
   WalletTxHarness(Class<?> testClass, Map<String, Object> overrides) throws Exception {
-    this(testClass, overrides, TestClock.fixedAt(START), Duration.ZERO);
+    this(testClass, overrides, ManualClock.fixedAt(START), Duration.ZERO);
   }
 
   /**
@@ -82,10 +82,10 @@ final class WalletTxHarness implements AutoCloseable {
    * {@link #advance}): messages apply on their own, as on a live network.
    */
   static WalletTxHarness onRunningChain(Class<?> testClass) throws Exception {
-    return new WalletTxHarness(testClass, Map.of(), TestClock.systemPlusOffset(), Duration.ofMillis(50));
+    return new WalletTxHarness(testClass, Map.of(), ManualClock.systemPlusOffset(), Duration.ofMillis(50));
   }
 
-  private WalletTxHarness(Class<?> testClass, Map<String, Object> overrides, TestClock clock, Duration blockInterval)
+  private WalletTxHarness(Class<?> testClass, Map<String, Object> overrides, ManualClock clock, Duration blockInterval)
       throws Exception {
     this.overrides = overrides;
     this.clock = clock;
@@ -139,7 +139,7 @@ final class WalletTxHarness implements AutoCloseable {
   /** Restarts streams-app on its state with its clock {@code offset} away from the chain's. */
   void skewAppClock(Duration offset) {
     stop();
-    appClock = TestClock.following(clock, offset);
+    appClock = ManualClock.following(clock, offset);
     open(stateDir);
   }
 
