@@ -112,6 +112,11 @@ public final class SoakLoad {
     return new SoakLoad(plan, expected, reused);
   }
 
+  /** A load of exactly these transfers and reused ids, with nothing to produce (the auditor's tests). */
+  static SoakLoad of(List<ExpectedTransfer> expected, List<PayoutRequest> reused) {
+    return new SoakLoad(List.of(), expected, reused);
+  }
+
   /** 1 leg most often, up to 4: 60 %, 25 %, 10 %, 5 %. */
   private static int legCount(Random random) {
     double d = random.nextDouble();
