@@ -83,13 +83,20 @@ public record SoakOptions(int transfers, int wallets, Duration window, long seed
   /**
    * What the soak sets for both apps unless {@code --set} says otherwise: a short {@code valid_until}
    * and skew margin, so a transfer whose seqno a foreign signer took is concluded
-   * (RECONCILIATION_REQUIRED) within the run, a short verdict timeout, and the session timeout.
+   * (RECONCILIATION_REQUIRED) within the run (the margin still above what a lagging node's
+   * {@code sync_utime} trails by, or the start-up clock check stops a restarted process), a short
+   * verdict timeout, the session timeout, and
+   * API and wallet-read timeouts longer than a zombie's pause: the answers a paused instance was
+   * waiting for arrive while it stands still, and once resumed it must carry on with them (sign,
+   * try to record) rather than time out, because that is the case fencing exists for.
    */
   public Map<String, String> childDefaults() {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put(PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG, "20");
-    settings.put(PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG, "2");
+    settings.put(PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG, "5");
     settings.put(PayoutsConfig.TRANSFER_VERDICT_TIMEOUT_MS_CONFIG, "10000");
+    settings.put(PayoutsConfig.TON_API_TIMEOUT_MS_CONFIG, "60000");
+    settings.put(PayoutsConfig.TRANSFER_SEQNO_TIMEOUT_MS_CONFIG, "60000");
     settings.put(PayoutsConfig.STREAMS_SESSION_TIMEOUT_MS_CONFIG, Long.toString(sessionTimeout.toMillis()));
     return settings;
   }
