@@ -90,7 +90,19 @@ public final class ChildConfig {
 
   /** streams-app's files with its admin API on {@code admin.port()}; the token goes into its environment. */
   public ChildSpec streamsApp(Path jar, int metricsPort, Optional<AdminAccess> admin) {
-    Map<String, String> props = common(STREAMS_APP, metricsPort);
+    return streamsApp(STREAMS_APP, jar, metricsPort, admin, Map.of());
+  }
+
+  /**
+   * One of several streams-app instances (same application id, shared topics): its files, state
+   * directory and logs are named after {@code instance} (e.g. {@code streams-app-2}).
+   *
+   * @param instanceSettings keys for this instance only, on top of the shared ones (e.g. its own API node)
+   */
+  public ChildSpec streamsApp(String instance, Path jar, int metricsPort, Optional<AdminAccess> admin,
+      Map<String, String> instanceSettings) {
+    Map<String, String> props = common(instance, metricsPort);
+    props.putAll(instanceSettings);
     settings.walletSecretFile().ifPresent(f -> props.put(PayoutsConfig.WALLET_SECRET_FILE_CONFIG, f.toString()));
     Map<String, String> env = commonEnv();
     secrets.walletSeedHex().ifPresent(seed -> env.put(WalletSecrets.SEED_ENV, seed));
@@ -98,7 +110,7 @@ public final class ChildConfig {
       props.put(PayoutsConfig.ADMIN_PORT_CONFIG, Integer.toString(a.port()));
       env.put(PayoutsConfig.envName(PayoutsConfig.ADMIN_TOKEN_CONFIG), a.token());
     });
-    return write(STREAMS_APP, jar, props, env, metricsPort);
+    return write(instance, jar, props, env, metricsPort);
   }
 
   /** Writes chain-poller's files; it never signs, so it gets no wallet secret. No metrics endpoint. */
@@ -108,7 +120,17 @@ public final class ChildConfig {
 
   /** Writes chain-poller's files with {@code metrics.port} {@code metricsPort} (0: none). */
   public ChildSpec chainPoller(Path jar, int metricsPort) {
-    return write(CHAIN_POLLER, jar, common(CHAIN_POLLER, metricsPort), commonEnv(), metricsPort);
+    return chainPoller(CHAIN_POLLER, jar, metricsPort, Map.of());
+  }
+
+  /**
+   * One of several chain-poller instances, its files named after {@code instance}; see
+   * {@link #streamsApp(String, Path, int, Optional, Map)}.
+   */
+  public ChildSpec chainPoller(String instance, Path jar, int metricsPort, Map<String, String> instanceSettings) {
+    Map<String, String> props = common(instance, metricsPort);
+    props.putAll(instanceSettings);
+    return write(instance, jar, props, commonEnv(), metricsPort);
   }
 
   private Map<String, String> common(String name, int metricsPort) {

@@ -95,6 +95,61 @@ public final class ChildProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * SIGKILL at once, as a crash or the OOM killer would: nothing is closed, committed or flushed.
+   * Returns when the process is gone. Idempotent.
+   */
+  public synchronized void kill() {
+    if (exitCode != null) {
+      return;
+    }
+    process.destroyForcibly(); // SIGKILL on Unix
+    try {
+      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException(spec.name() + " pid " + process.pid() + " survived SIGKILL");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while killing " + spec.name(), e);
+    }
+    exitCode = process.exitValue();
+    log.info("child killed name={} pid={} signal=KILL exit={}", spec.name(), process.pid(), exitCode);
+  }
+
+  /**
+   * SIGSTOP: the whole JVM freezes (every thread, heartbeats included), as in a long GC pause or
+   * a VM stall, and {@link #resume()} lets it go on where it was. Java has no signal API, so this
+   * runs {@code kill -STOP <pid>}.
+   */
+  public void pause() {
+    signal("STOP");
+  }
+
+  /** SIGCONT: a {@link #pause() paused} process goes on where it stopped. */
+  public void resume() {
+    signal("CONT");
+  }
+
+  private void signal(String name) {
+    if (!process.isAlive()) {
+      throw new IllegalStateException("cannot send SIG" + name + " to " + spec.name() + ": it has exited");
+    }
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+          .redirectErrorStream(true).start();
+      String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: " + output);
+      }
+      log.info("child signalled name={} pid={} signal={}", spec.name(), process.pid(), name);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run kill -" + name + " for " + spec.name(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while signalling " + spec.name(), e);
+    }
+  }
+
   /** SIGTERM (the apps close their streams cleanly), then SIGKILL after a timeout. Idempotent. */
   @Override
   public synchronized void close() {

@@ -19,6 +19,7 @@ import org.tonpayouts.embedded.EmbeddedPostgresServer;
 public final class LocalStack implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LocalStack.class);
   public static final String LEDGER_DATABASE = "payouts";
+  private static final int DEVNET_HTTP_THREADS = 64;
 
   private final EmbeddedKafkaBroker kafka;
   private final EmbeddedPostgresServer postgres;
@@ -52,7 +53,8 @@ public final class LocalStack implements AutoCloseable {
       postgres.createDatabase(LEDGER_DATABASE);
       Devnet devnet = null;
       if (blockInterval.isPresent()) {
-        devnet = Devnet.builder().blockInterval(blockInterval.get()).start();
+        // injected latency holds one server thread per request, and up to four processes share devnet
+        devnet = Devnet.builder().blockInterval(blockInterval.get()).httpThreads(DEVNET_HTTP_THREADS).start();
         started.add(devnet);
       }
       log.info("local stack started kafka={} postgres={} devnet={} partitions={}", kafka.bootstrapServers(),

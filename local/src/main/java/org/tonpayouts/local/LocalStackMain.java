@@ -6,13 +6,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The local stack launcher ({@code ./payouts}): {@code demo} (the default), {@code up}, {@code bench},
+ * The local stack launcher ({@code ./payouts}): {@code demo} (the default), {@code up}, {@code bench}, {@code soak},
  * {@code topics}, {@code wallets}, {@code config-table} and {@code admin}. Run from the checkout's root:
  *
  * <pre>
  * ./payouts                                  # demo: 10 wallets, 50 requests, devnet with 400 ms blocks
  * ./payouts up                               # the stack with no load until Ctrl-C, and how to connect
  * ./payouts bench --wallets 100 --block-ms 400
+ * ./payouts soak --transfers 2000 --wallets 50  # chaos: kill -9, a zombie, devnet faults; then a chain audit
  * ./payouts topics --config payouts.properties   # create or check the topics on any Kafka
  * ./payouts wallets --from 698983191 --count 5 --testnet --wallet-secret-file key.txt
  * ./payouts admin reconciliation list            # streams-app's admin API (PAYOUTS_ADMIN_TOKEN)
@@ -20,11 +21,11 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "payouts", mixinStandardHelpOptions = true, version = "ton-payouts local stack 0.1.0",
     description = "TON payouts on Kafka Streams: the whole pipeline on this machine.",
-    subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, TopicsCommand.class, WalletsCommand.class,
-        ConfigTableCommand.class, AdminCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, SoakCommand.class, TopicsCommand.class,
+        WalletsCommand.class, ConfigTableCommand.class, AdminCommand.class, CommandLine.HelpCommand.class})
 public final class LocalStackMain {
-  private static final Set<String> TOP_LEVEL = Set.of("demo", "up", "bench", "topics", "wallets", "config-table",
-      "admin", "help", "-h", "--help", "-V", "--version");
+  private static final Set<String> TOP_LEVEL = Set.of("demo", "up", "bench", "soak", "topics", "wallets",
+      "config-table", "admin", "help", "-h", "--help", "-V", "--version");
 
   public static void main(String[] args) {
     System.exit(execute(args));

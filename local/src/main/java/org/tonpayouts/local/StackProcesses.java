@@ -77,6 +77,35 @@ public final class StackProcesses implements AutoCloseable {
     throw new IllegalArgumentException("no child named " + name);
   }
 
+  /** The child called {@code name} (its current process: a relaunched child is the new one). */
+  public synchronized ChildProcess child(String name) {
+    return children.stream().filter(c -> c.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no child named " + name));
+  }
+
+  /**
+   * Starts the child {@code name} again from the same spec after it died (a kill, a crash), the
+   * way a supervisor restarts a process: same configuration, same state directory (whatever is
+   * left in it).
+   *
+   * @return the new child
+   * @throws IllegalStateException if the child is still running
+   */
+  public synchronized ChildProcess relaunch(String name) {
+    for (int i = 0; i < children.size(); i++) {
+      ChildProcess old = children.get(i);
+      if (old.name().equals(name)) {
+        if (old.isAlive()) {
+          throw new IllegalStateException(name + " pid " + old.pid() + " is still running");
+        }
+        ChildProcess fresh = ChildProcess.start(old.spec());
+        children.set(i, fresh);
+        return fresh;
+      }
+    }
+    throw new IllegalArgumentException("no child named " + name);
+  }
+
   /**
    * Waits until every child's consumer group is stable with members, i.e. its stream threads have
    * their partitions and process records.
@@ -116,7 +145,8 @@ public final class StackProcesses implements AutoCloseable {
 
   private boolean allGroupsStable(Admin admin) {
     try {
-      Map<String, ConsumerGroupDescription> groups = admin.describeConsumerGroups(List.copyOf(groupByChild.values()))
+      Map<String, ConsumerGroupDescription> groups = admin.describeConsumerGroups(
+          groupByChild.values().stream().distinct().toList())
           .all().get(5, TimeUnit.SECONDS);
       return groups.values().stream().allMatch(g -> g.groupState() == GroupState.STABLE && !g.members().isEmpty()
           && g.members().stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty()));

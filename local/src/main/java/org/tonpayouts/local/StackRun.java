@@ -28,7 +28,50 @@ public final class StackRun implements AutoCloseable {
   /** What devnet credits each paying wallet: enough for thousands of demo transfers and their fees. */
   public static final long FUNDING_NANO = 100_000_000_000L;
 
+  /**
+   * How many streams-app and chain-poller processes the run starts. With one of each they are
+   * called {@code streams-app} and {@code chain-poller} and use devnet's default API node; with
+   * more, {@code streams-app-1}, {@code streams-app-2}, ... on shared topics (same application
+   * ids, a state directory each), and on devnet each process talks to its own API node, named
+   * after it, so faults can hit one process's view of the chain and not another's.
+   */
+  public record Instances(int streamsApps, int chainPollers) {
+    public static final Instances ONE_EACH = new Instances(1, 1);
+
+    public Instances {
+      if (streamsApps < 1 || chainPollers < 1) {
+        throw new IllegalArgumentException("at least one streams-app and one chain-poller, got " + streamsApps
+            + " and " + chainPollers);
+      }
+    }
+
+    public List<String> streamsAppNames() {
+      return names(ChildConfig.STREAMS_APP, streamsApps);
+    }
+
+    public List<String> chainPollerNames() {
+      return names(ChildConfig.CHAIN_POLLER, chainPollers);
+    }
+
+    /** One instance keeps the plain name (its files are {@code streams-app.log}, ...); several are numbered. */
+    private static List<String> names(String base, int n) {
+      if (n == 1) {
+        return List.of(base);
+      }
+      List<String> names = new ArrayList<>();
+      for (int i = 1; i <= n; i++) {
+        names.add(base + "-" + i);
+      }
+      return names;
+    }
+
+    boolean ownApiNodes() {
+      return streamsApps > 1 || chainPollers > 1;
+    }
+  }
+
   private final RunOptions options;
+  private final Instances instances;
   private final PrintWriter out;
   private final Clock clock;
   private final RunDirectory run;
@@ -42,8 +85,9 @@ public final class StackRun implements AutoCloseable {
   private ChildConfig.AdminAccess admin;
   private volatile boolean closed;
 
-  private StackRun(RunOptions options, PrintWriter out, Clock clock) {
+  private StackRun(RunOptions options, Instances instances, PrintWriter out, Clock clock) {
     this.options = options;
+    this.instances = instances;
     this.out = out;
     this.clock = clock;
     this.run = RunDirectory.create(options.dataDir(), clock);
@@ -56,8 +100,14 @@ public final class StackRun implements AutoCloseable {
 
   /** Starts the servers and both children and waits until the children have joined their groups. */
   public static StackRun start(RunOptions options, PrintWriter out, Clock clock) throws InterruptedException {
+    return start(options, Instances.ONE_EACH, out, clock);
+  }
+
+  /** Starts the servers and {@code instances} children and waits until they have joined their groups. */
+  public static StackRun start(RunOptions options, Instances instances, PrintWriter out, Clock clock)
+      throws InterruptedException {
     options.home().requireJars();
-    StackRun run = new StackRun(options, out, clock);
+    StackRun run = new StackRun(options, instances, out, clock);
     Runtime.getRuntime().addShutdownHook(run.shutdownHook);
     try {
       run.startAll();
@@ -90,20 +140,39 @@ public final class StackRun implements AutoCloseable {
     }
     ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run, options.childSettings());
     admin = AdminTokens.create(run.file("admin-token"), LocalPorts.free());
-    List<ChildSpec> specs = List.of(config.streamsApp(options.home().streamsAppJar(), LocalPorts.free(),
-            Optional.of(admin)),
-        config.chainPoller(options.home().chainPollerJar(), LocalPorts.free()));
-    processes = StackProcesses.start(specs, Map.of(
-        ChildConfig.STREAMS_APP, PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG)
-            .toString(),
-        ChildConfig.CHAIN_POLLER, PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG)
-            .toString()));
+    String streamsGroup = PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG)
+        .toString();
+    String pollerGroup = PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG)
+        .toString();
+    List<ChildSpec> specs = new ArrayList<>();
+    Map<String, String> groups = new LinkedHashMap<>();
+    for (String name : instances.streamsAppNames()) {
+      // one deployment, one admin token; each instance serves the admin API on its own port
+      ChildConfig.AdminAccess access = specs.isEmpty() ? admin
+          : new ChildConfig.AdminAccess(LocalPorts.free(), admin.token(), admin.tokenFile());
+      specs.add(config.streamsApp(name, options.home().streamsAppJar(), LocalPorts.free(), Optional.of(access),
+          apiNodeOf(name)));
+      groups.put(name, streamsGroup);
+    }
+    for (String name : instances.chainPollerNames()) {
+      specs.add(config.chainPoller(name, options.home().chainPollerJar(), LocalPorts.free(), apiNodeOf(name)));
+      groups.put(name, pollerGroup);
+    }
+    processes = StackProcesses.start(specs, groups);
     toClose.add(0, processes);
     for (ChildProcess child : processes.children()) {
       say("%s pid %d (java %s), log %s", child.name(), child.pid(), ChildSpec.MAX_HEAP, child.spec().logFile());
     }
     say("waiting for streams-app and chain-poller to join their consumer groups and report ready ...");
     processes.awaitReady(stack.kafka().admin(), READY_TIMEOUT);
+  }
+
+  /** With several instances on devnet, each child's {@code ton.api.url} is its own API node. */
+  private Map<String, String> apiNodeOf(String child) {
+    if (!instances.ownApiNodes() || stack.devnet().isEmpty()) {
+      return Map.of();
+    }
+    return Map.of(PayoutsConfig.TON_API_URL_CONFIG, stack.devnet().get().node(child).apiUrl().toString());
   }
 
   private ChildConfig.Settings childSettings() {
@@ -146,6 +215,18 @@ public final class StackRun implements AutoCloseable {
 
   public RunOptions options() {
     return options;
+  }
+
+  public Instances instances() {
+    return instances;
+  }
+
+  /**
+   * The run's wallet key. Only a launcher-side chaos driver needs it (a foreign signer using the
+   * wallets, as someone holding the key would); the children get it through their environment.
+   */
+  RunKey key() {
+    return key;
   }
 
   /** On devnet, credits every paying wallet; with an external API the operator has funded them. */

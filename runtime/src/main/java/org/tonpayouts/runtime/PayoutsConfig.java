@@ -207,6 +207,12 @@ public final class PayoutsConfig extends AbstractConfig {
           + " A restart within the session timeout gets its partitions back with no rebalance, and a clean stop keeps"
           + " them reserved; a crashed instance's wallets then wait for the session timeout. Empty: dynamic membership,"
           + " and a clean stop leaves the group so the partitions move at once.";
+  public static final String STREAMS_SESSION_TIMEOUT_MS_CONFIG = "streams.session.timeout.ms";
+  private static final String STREAMS_SESSION_TIMEOUT_MS_DOC =
+      "session.timeout.ms of both apps' consumers: how long the group waits for an instance that stopped answering"
+          + " (killed, paused, cut off) before it moves that instance's partitions, and so its wallets, to the others."
+          + " Shorter moves them sooner; a pause longer than it (a GC, a slow network) costs a rebalance. The heartbeat"
+          + " interval is a third of it, at most 3 s. Must lie within the broker's group.min/max.session.timeout.ms.";
 
   // ---- the admin API and the ledger's outboxes (keys of the "run it in production" work) ----
   public static final String ADMIN_PORT_CONFIG = "admin.port";
@@ -298,6 +304,8 @@ public final class PayoutsConfig extends AbstractConfig {
                 }
               }, () -> "-1 or at least 1"), Importance.MEDIUM, TOPICS_RETENTION_MS_DOC)
       .define(STREAMS_GROUP_INSTANCE_ID_CONFIG, Type.STRING, "", Importance.LOW, STREAMS_GROUP_INSTANCE_ID_DOC)
+      .define(STREAMS_SESSION_TIMEOUT_MS_CONFIG, Type.INT, 45_000, Range.between(1_000, 1_800_000), Importance.LOW,
+          STREAMS_SESSION_TIMEOUT_MS_DOC)
       .define(ADMIN_PORT_CONFIG, Type.INT, 0, Range.between(0, 65535), Importance.MEDIUM, ADMIN_PORT_DOC)
       .define(ADMIN_TOKEN_CONFIG, Type.PASSWORD, "", Importance.MEDIUM, ADMIN_TOKEN_DOC)
       .define(ADMIN_TOKEN_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, ADMIN_TOKEN_FILE_DOC)
@@ -483,6 +491,11 @@ public final class PayoutsConfig extends AbstractConfig {
   public Optional<String> groupInstanceId() {
     String id = getString(STREAMS_GROUP_INSTANCE_ID_CONFIG);
     return id.isBlank() ? Optional.empty() : Optional.of(id.trim());
+  }
+
+  /** {@value #STREAMS_SESSION_TIMEOUT_MS_CONFIG}: how long the group waits for a silent instance. */
+  public Duration sessionTimeout() {
+    return Duration.ofMillis(getInt(STREAMS_SESSION_TIMEOUT_MS_CONFIG));
   }
 
   /** {@value #ADMIN_PORT_CONFIG}: the admin API's port, 0 when it is off. */

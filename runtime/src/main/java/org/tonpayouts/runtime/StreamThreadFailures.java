@@ -3,6 +3,9 @@ package org.tonpayouts.runtime;
 import java.io.IOException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -12,8 +15,9 @@ import org.tonpayouts.ton.api.TonApiException;
 
 /**
  * The one place that decides what a dead stream thread means, for every payout process: a
- * transient cause (broker, database or TON API trouble, timeouts, I/O) gets a fresh thread, which
- * resumes from the last commit; anything else (a bug, a corrupt store, a record on an internal
+ * transient cause (broker, database or TON API trouble, timeouts, I/O) or a producer whose
+ * transaction was aborted under it (a long pause) gets a fresh thread, which resumes from the last
+ * commit; anything else (a bug, a corrupt store, a record on an internal
  * topic that cannot be read, which would otherwise be skipped and lose a verdict) stops the
  * instance, loudly, rather than loop on it or drop it. The process then exits non-zero and its
  * supervisor reports it.
@@ -29,12 +33,37 @@ public final class StreamThreadFailures {
   }
 
   static StreamThreadExceptionResponse respond(Throwable e, Predicate<Throwable> alsoTransient) {
+    if (isFencedProducer(e)) {
+      log.warn("stream thread's transaction was aborted or its producer fenced (paused past transaction.timeout.ms or"
+          + " its session: a zombie), replacing it; its tasks belong to whoever holds them now error={}",
+          rootMessage(e));
+      return StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
     if (isTransient(e, alsoTransient)) {
       log.warn("stream thread failed on a transient error, replacing it error={}", rootMessage(e), e);
       return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
     log.error("stream thread failed, shutting this instance down error={}", rootMessage(e), e);
     return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  }
+
+  /**
+   * The thread's exactly-once producer can no longer commit: the coordinator aborted its
+   * transaction (the process stood still longer than {@code transaction.timeout.ms}, e.g. a long GC
+   * pause or SIGSTOP; with transactions v2 the commit then fails with InvalidTxnStateException) or a
+   * newer producer fenced it. Nothing of the transaction was committed; a fresh thread with a fresh
+   * producer rejoins the group and resumes from the last commit, which is what Kafka Streams does
+   * itself for the fencing errors it recognises (TaskMigratedException). Stopping the instance instead
+   * would turn every long pause into a crash.
+   */
+  static boolean isFencedProducer(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof InvalidTxnStateException || t instanceof ProducerFencedException
+          || t instanceof InvalidProducerEpochException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static boolean isTransient(Throwable e, Predicate<Throwable> alsoTransient) {

@@ -47,6 +47,10 @@ public final class StreamsProperties {
     // wait costs no latency; a 10 ms one made every idle consumer ask the broker 100 times a second.
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+    // how long a silent instance (killed, paused) keeps its partitions; heartbeats a third of it, as Kafka advises
+    long session = config.sessionTimeout().toMillis();
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), (int) session);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), (int) Math.min(3_000L, session / 3));
     // static membership when configured: Kafka Streams suffixes the id per stream thread
     config.groupInstanceId().ifPresent(id -> props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id));
     return props;

@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.util.concurrent.CompletionException;
 import java.util.function.Predicate;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -26,6 +29,19 @@ class StreamThreadFailuresTest {
         new RateLimitedException("getTransactions", 429, "slow down", null))), NONE))
         .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
     assertThat(StreamThreadFailures.respond(new StreamsException(new IOException("reset")), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+  }
+
+  @Test
+  void shouldReplaceTheThreadWhenItsTransactionWasAbortedUnderItOrItsProducerFenced() {
+    // what the commit of a streams-app resumed after a SIGSTOP longer than transaction.timeout.ms throws (the soak)
+    StreamsException abortedUnderIt = new StreamsException("Error encountered trying to commit a transaction",
+        new InvalidTxnStateException("The producer attempted a transactional operation in an invalid state."));
+    assertThat(StreamThreadFailures.respond(abortedUnderIt, NONE))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    assertThat(StreamThreadFailures.respond(new StreamsException(new ProducerFencedException("newer epoch")), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    assertThat(StreamThreadFailures.respond(new StreamsException(new InvalidProducerEpochException("old")), NONE))
         .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
   }
 

@@ -55,6 +55,20 @@ class StreamsPropertiesTest {
   }
 
   @Test
+  void shouldGiveTheConsumersKafkasSessionTimeoutByDefaultAndAShorterOneWhenSet() {
+    Properties defaults = StreamsProperties.base(config(Map.of()), "app");
+    assertThat(new StreamsConfig(defaults).getMainConsumerConfigs("app", "client", 0))
+        .containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 45_000)
+        .containsEntry(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
+
+    Properties shorter = StreamsProperties.base(config(Map.of("PAYOUTS_STREAMS_SESSION_TIMEOUT_MS", "6000")), "app");
+    // a killed or paused instance's wallets move after 6 s; heartbeats stay a third of the session
+    assertThat(new StreamsConfig(shorter).getMainConsumerConfigs("app", "client", 0))
+        .containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6_000)
+        .containsEntry(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 2_000);
+  }
+
+  @Test
   void shouldReadTopicSettingsWithTheBrokerDefaultReplicationUnlessOneIsGiven() {
     TopicSettings defaults = TopicSettings.from(config(Map.of()));
     assertThat(defaults).isEqualTo(new TopicSettings(12, Optional.empty(), 604_800_000L));

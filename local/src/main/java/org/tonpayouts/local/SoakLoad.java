@@ -1,0 +1,196 @@
+package org.tonpayouts.local;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.TransferKind;
+import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.ton.address.TonAddress;
+
+/**
+ * The requests of a soak run and when, within the load window, each is produced: single and
+ * multi-leg requests (a payout, then up to three commission sweeps), a few with a leg larger than
+ * the wallet's balance, a few exact duplicates of earlier requests and a few requestIds reused
+ * with other content. Knows what every accepted transfer should pay and what must never be paid.
+ */
+public final class SoakLoad {
+  /** More than a soak wallet is funded with ({@link StackRun#FUNDING_NANO}), well under the amount limits. */
+  public static final long OVER_BALANCE_NANO = StackRun.FUNDING_NANO + 50_000_000_000L;
+  /** Marks the comment of a reused requestId's other content: it must never be paid. */
+  public static final String REUSED_ID_MARK = "reused id";
+
+  /** Why a request is in the load. */
+  public enum Kind {
+    /** A request to pay. */
+    PAYOUT,
+    /** A request with one leg larger than the wallet's balance: that leg fails, the legs after it are aborted. */
+    OVER_BALANCE,
+    /** An exact copy of an earlier request: dropped silently, nothing paid twice. */
+    DUPLICATE,
+    /** An earlier request's id with other content: rejected, never paid. */
+    REUSED_ID
+  }
+
+  /**
+   * One record to produce.
+   *
+   * @param at when, as a share of the load window (0..1)
+   * @param afterOriginalSettled produce it only once every transfer of {@code originalId} has a
+   *     settlement (a reused id on another wallet: only then is it certain which content came first)
+   */
+  public record Planned(double at, PayoutRequest request, Kind kind, String originalId,
+                       boolean afterOriginalSettled) {}
+
+  private final List<Planned> plan;
+  private final List<ExpectedTransfer> expected;
+  private final List<PayoutRequest> reused;
+
+  private SoakLoad(List<Planned> plan, List<ExpectedTransfer> expected, List<PayoutRequest> reused) {
+    this.plan = List.copyOf(plan);
+    this.expected = List.copyOf(expected);
+    this.reused = List.copyOf(reused);
+  }
+
+  /**
+   * About {@code transfers} transfers over the wallets (round-robin), produced evenly over the
+   * window; about 1 % of the requests (at least one each) over the balance, duplicated, and reused
+   * with other content (half on the same wallet, half on another one once the original settled).
+   */
+  public static SoakLoad build(WalletSet wallets, int transfers, String runId, long seed, Instant createdAt) {
+    Random random = new Random(seed);
+    List<PayoutRequest> originals = new ArrayList<>();
+    List<Planned> plan = new ArrayList<>();
+    List<ExpectedTransfer> expected = new ArrayList<>();
+    int planned = 0;
+    for (int i = 0; planned < transfers; i++) {
+      long subwallet = wallets.subwalletId(i % wallets.count());
+      int legs = Math.min(transfers - planned, legCount(random));
+      PayoutRequest request = request(runId + "-" + i, subwallet, legs, wallets, i, -1, "", createdAt);
+      originals.add(request);
+      planned += legs;
+    }
+    int few = Math.max(1, originals.size() / 100);
+    List<Integer> overBalance = pick(random, originals.size(), few);
+    for (int i = 0; i < originals.size(); i++) {
+      PayoutRequest r = originals.get(i);
+      Kind kind = Kind.PAYOUT;
+      if (overBalance.contains(i)) {
+        r = request(r.requestId(), r.subwalletId(), r.transfers().size(), wallets, i,
+            random.nextInt(r.transfers().size()), "", createdAt);
+        originals.set(i, r);
+        kind = Kind.OVER_BALANCE;
+      }
+      double at = (double) i / originals.size();
+      plan.add(new Planned(at, r, kind, null, false));
+      for (int leg = 0; leg < r.transfers().size(); leg++) {
+        TransferRequest t = r.transfers().get(leg);
+        expected.add(new ExpectedTransfer(r.requestId(), t.transferId(), leg, r.subwalletId(),
+            TonAddress.parse(t.destination()), t.amountNano()));
+      }
+    }
+    for (int i : pick(random, originals.size(), few)) {
+      PayoutRequest original = originals.get(i);
+      plan.add(new Planned(later(random, plan, original), original, Kind.DUPLICATE, original.requestId(), false));
+    }
+    List<PayoutRequest> reused = new ArrayList<>();
+    List<Integer> reuse = pick(random, originals.size(), Math.max(2, few));
+    for (int k = 0; k < reuse.size(); k++) {
+      PayoutRequest original = originals.get(reuse.get(k));
+      boolean otherWallet = k % 2 == 1 && wallets.count() > 1;
+      long subwallet = otherWallet
+          ? wallets.subwalletId((int) ((original.subwalletId() - wallets.firstSubwallet() + 1) % wallets.count()))
+          : original.subwalletId();
+      // same id and transfer ids, one nanoton more on the first leg and a marked comment: other content
+      PayoutRequest other = reusedContent(original, subwallet, createdAt);
+      reused.add(other);
+      plan.add(new Planned(later(random, plan, original), other, Kind.REUSED_ID, original.requestId(), otherWallet));
+    }
+    plan.sort(Comparator.comparingDouble(Planned::at));
+    return new SoakLoad(plan, expected, reused);
+  }
+
+  /** A load of exactly these transfers and reused ids, with nothing to produce (the auditor's tests). */
+  static SoakLoad of(List<ExpectedTransfer> expected, List<PayoutRequest> reused) {
+    return new SoakLoad(List.of(), expected, reused);
+  }
+
+  /** 1 leg most often, up to 4: 60 %, 25 %, 10 %, 5 %. */
+  private static int legCount(Random random) {
+    double d = random.nextDouble();
+    return d < 0.60 ? 1 : d < 0.85 ? 2 : d < 0.95 ? 3 : 4;
+  }
+
+  private static PayoutRequest request(String requestId, long subwallet, int legs, WalletSet wallets, int i,
+      int overBalanceLeg, String mark, Instant createdAt) {
+    List<TransferRequest> transfers = new ArrayList<>();
+    for (int leg = 0; leg < legs; leg++) {
+      boolean payout = leg == 0;
+      String transferId = payout ? "payout" : "commission-" + leg;
+      TonAddress destination = payout ? wallets.recipient(i) : wallets.treasury();
+      long amount = payout ? DemoLoad.PAYOUT_UNIT_NANO * (1 + i % 5) : DemoLoad.COMMISSION_NANO * leg;
+      if (leg == overBalanceLeg) {
+        amount = OVER_BALANCE_NANO;
+      }
+      // non-bounceable: recipients are fresh, uninitialized accounts that keep what they are sent
+      transfers.add(new TransferRequest(transferId, payout ? TransferKind.PAYOUT : TransferKind.COMMISSION_SWEEP,
+          destination.toFriendly(false, false), amount, comment(requestId, transferId) + mark, null));
+    }
+    return PayoutRequest.of(requestId, subwallet, transfers, createdAt);
+  }
+
+  private static PayoutRequest reusedContent(PayoutRequest original, long subwallet, Instant createdAt) {
+    List<TransferRequest> transfers = new ArrayList<>();
+    for (int leg = 0; leg < original.transfers().size(); leg++) {
+      TransferRequest t = original.transfers().get(leg);
+      transfers.add(new TransferRequest(t.transferId(), t.kind(), t.destination(),
+          leg == 0 ? t.amountNano() + 1 : t.amountNano(), t.comment() + " " + REUSED_ID_MARK, t.bounce()));
+    }
+    return PayoutRequest.of(original.requestId(), subwallet, transfers, createdAt);
+  }
+
+  /** The on-chain comment of a transfer: unique in the run, so the auditor can tell every payment apart. */
+  public static String comment(String requestId, String transferId) {
+    return requestId + " " + transferId;
+  }
+
+  /** A moment after the original's, in the rest of the window. */
+  private static double later(Random random, List<Planned> plan, PayoutRequest original) {
+    double at = plan.stream().filter(p -> p.request() == original).findFirst().orElseThrow().at();
+    return at + (1 - at) * random.nextDouble();
+  }
+
+  private static List<Integer> pick(Random random, int n, int count) {
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      all.add(i);
+    }
+    java.util.Collections.shuffle(all, random);
+    return List.copyOf(all.subList(0, Math.min(count, n)));
+  }
+
+  /** Everything to produce, in the order of {@link Planned#at()}. */
+  public List<Planned> plan() {
+    return plan;
+  }
+
+  /** Every transfer of every accepted request: each must end with exactly one terminal settlement. */
+  public List<ExpectedTransfer> expected() {
+    return expected;
+  }
+
+  /** The other contents produced under used requestIds: none of it may ever be paid or settled. */
+  public List<PayoutRequest> reusedIds() {
+    return reused;
+  }
+
+  public int transferCount() {
+    return expected.size();
+  }
+
+  public long count(Kind kind) {
+    return plan.stream().filter(p -> p.kind() == kind).count();
+  }
+}

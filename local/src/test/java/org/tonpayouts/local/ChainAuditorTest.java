@@ -1,0 +1,252 @@
+package org.tonpayouts.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.local.ChainAudit.Rule;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.Settlement;
+import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.schemas.TransferKind;
+import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.streams.ledger.LedgerSchema;
+import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.api.TonApiClient;
+import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.keys.WalletKey;
+import org.tonpayouts.ton.wallet.SignedTransfer;
+import org.tonpayouts.ton.wallet.Subwallets;
+import org.tonpayouts.ton.wallet.TransferOrder;
+import org.tonpayouts.ton.wallet.TransferSigner;
+
+/**
+ * The auditor catches what it is there to catch: a real devnet chain, ledger and settlements
+ * topic with every kind of wrong the soak looks for put there on purpose (a transfer paid twice,
+ * one never settled, a leg paid after its failed predecessor, a payment nobody asked for, a ledger
+ * row that is not its chain transaction, a fenced message on chain, ...). A clean run finding
+ * nothing is only worth something if this one finds them all.
+ */
+class ChainAuditorTest {
+  private static final long A = Subwallets.DEFAULT_SUBWALLET_ID;
+  private static final long B = A + 1;
+  private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+
+  private LocalStack stack;
+  private Devnet devnet;
+  private TonApiClient api;
+  private WalletKey key;
+  private WalletSet wallets;
+  private TransferSigner signer;
+
+  @BeforeEach
+  void start() {
+    stack = LocalStack.start(1, Optional.of(Duration.ofMillis(50)));
+    devnet = stack.devnet().orElseThrow();
+    LedgerSchema.migrate(stack.postgres().dataSource(LocalStack.LEDGER_DATABASE));
+    api = new TonApiClient(TonApiConfig.of(devnet.apiUrl()).withRequestsPerSecond(1_000));
+    key = WalletKey.fromSeedHex("11".repeat(32));
+    Subwallets subwallets = new Subwallets(key, 0);
+    wallets = new WalletSet(subwallets, A, 2, 5);
+    signer = new TransferSigner(subwallets);
+    devnet.fund(wallets.address(A), 10_000_000_000L);
+    devnet.fund(wallets.address(B), 10_000_000_000L);
+  }
+
+  @AfterEach
+  void stop() {
+    api.close();
+    stack.close();
+  }
+
+  @Test
+  void shouldFindEveryKindOfWrongPutOnChainInTheLedgerAndOnTheTopics() throws Exception {
+    ExpectedTransfer paidTwice = new ExpectedTransfer("r1", "payout", 0, A, wallets.recipient(0), 10_000_000L);
+    ExpectedTransfer neverSettled = new ExpectedTransfer("r2", "payout", 0, A, wallets.recipient(1), 20_000_000L);
+    ExpectedTransfer failedLeg = new ExpectedTransfer("r3", "payout", 0, B, wallets.recipient(2), 30_000_000L);
+    ExpectedTransfer legAfterIt = new ExpectedTransfer("r3", "commission-1", 1, B, wallets.treasury(), 1_000_000L);
+
+    // the chain: r1 paid twice, r2 paid with another amount, r3's second leg paid without its first,
+    // a payment nobody asked for, and a foreign signer's payment (expected, counted apart)
+    SignedTransfer first = pay(A, paidTwice, paidTwice.amountNano());
+    SignedTransfer second = pay(A, paidTwice, paidTwice.amountNano());
+    pay(A, neverSettled, 99L);
+    pay(B, legAfterIt, legAfterIt.amountNano());
+    SignedTransfer nobodys = send(B, new TransferOrder(wallets.recipient(4), 5_000_000L, "who asked?", false));
+    SignedTransfer foreign = send(B, new TransferOrder(ForeignSigner.DESTINATION, 3_000_000L, "foreign 1", false));
+    DevnetTransaction tx1 = transactionOf(A, first);
+
+    // the ledger: r1 recorded as paid by tx1 but with another lt; the second message of r1 refused by fencing
+    try (Connection c = DriverManager.getConnection(stack.ledgerJdbcUrl(), stack.postgres().user(),
+        stack.postgres().password())) {
+      request(c, "r1", A, 1);
+      request(c, "r2", A, 1);
+      request(c, "r3", B, 2);
+      transfer(c, paidTwice, 0L, "SETTLED", tx1.hash());
+      message(c, paidTwice, first, "CONFIRMED", tx1.hash(), tx1.lt() + 1);
+      fenced(c, paidTwice, second);
+    }
+
+    // the settlements: r1 twice, r2 never, r3's first leg FAILED with another amount and its second ABORTED
+    // (though paid), and a transfer nobody requested
+    settle(settlement(paidTwice, SettlementStatus.SETTLED, tx1.hash(), tx1.lt(), paidTwice.amountNano()));
+    settle(settlement(paidTwice, SettlementStatus.SETTLED, tx1.hash(), tx1.lt(), paidTwice.amountNano()));
+    settle(settlement(failedLeg, SettlementStatus.FAILED, null, null, 31_000_000L));
+    settle(settlement(legAfterIt, SettlementStatus.ABORTED, null, null, legAfterIt.amountNano()));
+    settle(settlement(new ExpectedTransfer("rX", "payout", 0, A, wallets.recipient(3), 1L), SettlementStatus.SETTLED,
+        tx1.hash(), tx1.lt(), 1L));
+    PayoutRequest reused = PayoutRequest.of("r2", A, List.of(new TransferRequest("payout", TransferKind.PAYOUT,
+        wallets.recipient(1).toFriendly(false, false), 20_000_001L, "r2 payout reused id", null)), T0);
+
+    ChainAudit audit = ChainAuditor.audit(new ChainAuditor.Sources(api, new SoakLedger(stack.ledgerJdbcUrl(),
+            stack.postgres().user(), stack.postgres().password()), stack.kafka().bootstrapServers(), wallets,
+            key.publicKey(), List.of(new ForeignSigner.Attempt(B, wallets.address(B), 3_000_000L, "foreign 1", false,
+            foreign.messageHash(), "sent"))),
+        SoakLoad.of(List.of(paidTwice, neverSettled, failedLeg, legAfterIt), List.of(reused)));
+
+    Set<Rule> found = audit.violations().stream().map(ChainAudit.Violation::rule).collect(Collectors.toSet());
+    assertThat(found).as("%s", audit.violations()).containsExactlyInAnyOrder(Rule.DOUBLE_PAYOUT, Rule.LOST_TRANSFER,
+        Rule.DUPLICATE_SETTLEMENT, Rule.SETTLEMENT_NOT_AS_REQUESTED, Rule.SETTLED_NOT_ON_CHAIN,
+        Rule.PAID_NOT_AS_REQUESTED, Rule.PAID_BUT_REPORTED_UNPAID, Rule.LEG_OUT_OF_ORDER, Rule.LEDGER_NOT_CHAIN,
+        Rule.SIGNED_OUTSIDE_LEDGER, Rule.UNREQUESTED_PAYMENT, Rule.UNEXPECTED_SETTLEMENT, Rule.REUSED_ID_NOT_REJECTED,
+        Rule.FENCED_MESSAGE_USED);
+    assertThat(audit.violations()).anySatisfy(v -> assertThat(v.detail()).contains("r1/payout").contains("2 times"));
+    assertThat(audit.violations()).anySatisfy(v -> assertThat(v.detail()).contains(nobodys.messageHash()));
+    assertThat(audit.doublePayouts()).isEqualTo(1);
+    assertThat(audit.lostTransfers()).isEqualTo(1);
+    assertThat(audit.foreignLanded()).as("the foreign signer's payment is counted, not a violation").isEqualTo(1);
+    assertThat(audit.violations()).noneSatisfy(v -> assertThat(v.detail()).contains(foreign.messageHash()));
+    assertThat(audit.appliedMessages()).isEqualTo(6);
+    assertThat(audit.fencedRefusals()).isEqualTo(1);
+  }
+
+  private SignedTransfer pay(long subwallet, ExpectedTransfer t, long amount) {
+    return send(subwallet, new TransferOrder(t.destination(), amount, SoakLoad.comment(t.requestId(), t.transferId()),
+        false));
+  }
+
+  /** Signs with the wallet's current seqno, sends through the API and waits until the message applied. */
+  private SignedTransfer send(long subwallet, TransferOrder order) {
+    TonAddress wallet = wallets.address(subwallet);
+    long seqno = devnet.seqno(wallet);
+    SignedTransfer message = signer.sign(subwallet, seqno, Instant.now().plusSeconds(60), List.of(order));
+    api.sendBocReturnHash(message.boc()).join();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (devnet.seqno(wallet) == seqno) {
+      assertThat(System.nanoTime()).as("message applied within 10 s").isLessThan(deadline);
+      devnet.awaitBlocks(1);
+    }
+    return message;
+  }
+
+  private DevnetTransaction transactionOf(long subwallet, SignedTransfer message) {
+    return devnet.transactions(wallets.address(subwallet)).stream()
+        .filter(tx -> tx.inMsg().hash().equals(message.messageHash())).findFirst().orElseThrow();
+  }
+
+  private static void request(Connection c, String id, long subwallet, int transfers) throws Exception {
+    try (PreparedStatement ps = c.prepareStatement("insert into payout_requests (request_id, subwallet_id,"
+        + " transfer_count, created_at) values (?, ?, ?, ?)")) {
+      ps.setString(1, id);
+      ps.setLong(2, subwallet);
+      ps.setInt(3, transfers);
+      ps.setTimestamp(4, Timestamp.from(T0));
+      ps.executeUpdate();
+    }
+  }
+
+  private void transfer(Connection c, ExpectedTransfer t, long seqno, String status, String txHash) throws Exception {
+    try (PreparedStatement ps = c.prepareStatement("insert into payout_transfers (request_id, transfer_id,"
+        + " transfer_index, kind, subwallet_id, wallet_address, destination, amount_nano, seqno, attempts, status,"
+        + " tx_hash, created_at, updated_at) values (?, ?, ?, 'PAYOUT', ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)")) {
+      ps.setString(1, t.requestId());
+      ps.setString(2, t.transferId());
+      ps.setInt(3, t.transferIndex());
+      ps.setLong(4, t.subwalletId());
+      ps.setString(5, wallets.address(t.subwalletId()).toRaw());
+      ps.setString(6, t.destination().toRaw());
+      ps.setLong(7, t.amountNano());
+      ps.setLong(8, seqno);
+      ps.setString(9, status);
+      ps.setString(10, txHash);
+      ps.setTimestamp(11, Timestamp.from(T0));
+      ps.setTimestamp(12, Timestamp.from(T0));
+      ps.executeUpdate();
+    }
+  }
+
+  private void message(Connection c, ExpectedTransfer t, SignedTransfer m, String status, String txHash, long lt)
+      throws Exception {
+    try (PreparedStatement ps = c.prepareStatement("insert into ton_transactions (request_id, transfer_id,"
+        + " transfer_index, attempt, subwallet_id, wallet_address, destination, amount_nano, seqno, message_hash, boc,"
+        + " valid_until, status, tx_hash, lt, created_at, updated_at)"
+        + " values (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      ps.setString(1, t.requestId());
+      ps.setString(2, t.transferId());
+      ps.setInt(3, t.transferIndex());
+      ps.setLong(4, t.subwalletId());
+      ps.setString(5, m.wallet().toRaw());
+      ps.setString(6, t.destination().toRaw());
+      ps.setLong(7, t.amountNano());
+      ps.setLong(8, m.seqno());
+      ps.setString(9, m.messageHash());
+      ps.setString(10, m.boc());
+      ps.setTimestamp(11, Timestamp.from(Instant.ofEpochSecond(m.validUntil())));
+      ps.setString(12, status);
+      ps.setString(13, txHash);
+      ps.setLong(14, lt);
+      ps.setTimestamp(15, Timestamp.from(T0));
+      ps.setTimestamp(16, Timestamp.from(T0));
+      ps.executeUpdate();
+    }
+  }
+
+  private static void fenced(Connection c, ExpectedTransfer t, SignedTransfer m) throws Exception {
+    try (PreparedStatement ps = c.prepareStatement("insert into audit_log (at, level, event, subwallet_id,"
+        + " wallet_address, request_id, transfer_id, seqno, message_hash, detail)"
+        + " values (?, 'WARNING', 'FENCED_WRITE_REFUSED', ?, ?, ?, ?, ?, ?, 'not the owner any more')")) {
+      ps.setTimestamp(1, Timestamp.from(T0));
+      ps.setLong(2, t.subwalletId());
+      ps.setString(3, m.wallet().toRaw());
+      ps.setString(4, t.requestId());
+      ps.setString(5, t.transferId());
+      ps.setLong(6, m.seqno());
+      ps.setString(7, m.messageHash());
+      ps.executeUpdate();
+    }
+  }
+
+  private static Settlement settlement(ExpectedTransfer t, SettlementStatus status, String txHash, Long lt,
+      long amount) {
+    return new Settlement(Settlement.SCHEMA_VERSION, t.requestId(), t.transferId(), t.transferIndex(),
+        t.subwalletId(), TransferKind.PAYOUT, t.destination().toFriendly(false, false), amount, status, txHash, lt,
+        null, null, null, status == SettlementStatus.SETTLED ? null : "test", T0, T0, null, null);
+  }
+
+  private void settle(Settlement s) {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.kafka().bootstrapServers());
+    try (KafkaProducer<String, Settlement> producer = new KafkaProducer<>(props,
+        Topics.PAYOUT_SETTLEMENTS.keySerde().serializer(), Topics.PAYOUT_SETTLEMENTS.valueSerde().serializer())) {
+      producer.send(new ProducerRecord<>(Topics.PAYOUT_SETTLEMENTS.name(), Topics.walletKey(s.subwalletId()), s));
+    }
+  }
+}

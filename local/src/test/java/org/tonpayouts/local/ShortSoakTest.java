@@ -1,0 +1,128 @@
+package org.tonpayouts.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.tonpayouts.local.ChainAudit.Rule;
+import org.tonpayouts.schemas.SettlementStatus;
+
+/**
+ * The short soak of issue 9, in the default test run: two streams-app and two chain-poller child
+ * JVMs pay 200 transfers over 20 wallets while each process kind is killed with kill -9 three
+ * times, one streams-app instance is paused past its session timeout and resumed (a zombie), and
+ * every devnet fault fires at 5 %. One run (about three minutes on two cores) feeds every test
+ * below: the auditor found nothing, and the chaos really happened.
+ *
+ * <p>The seed is fixed so a failure can be repeated ({@code -Dsoak.seed=N} picks another plan).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ShortSoakTest {
+  private static final long SEED = Long.getLong("soak.seed", 20261123L);
+  private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+
+  private SoakReport report;
+  private String printed;
+
+  @BeforeAll
+  void soak(@TempDir Path tmp) throws Exception {
+    Home home = Home.locate();
+    assertThat(home.streamsAppJar()).as("the reactor builds streams-app's jar before this module's tests")
+        .isRegularFile();
+    assertThat(home.chainPollerJar()).isRegularFile();
+    SoakOptions options = new SoakOptions(200, 20, Duration.ofSeconds(60), SEED, 3, 3, 1, 0.5,
+        SoakOptions.FaultRates.all(0.05), SESSION_TIMEOUT, Duration.ofSeconds(240));
+    RunOptions stack = new RunOptions(options.wallets(), 4, Duration.ofMillis(200), Optional.empty(), Optional.empty(),
+        Optional.empty(), RunOptions.DEVNET_REQUESTS_PER_SECOND, false, options.drainTimeout(),
+        Files.createDirectories(tmp.resolve("runs")), home, options.childDefaults());
+    StringWriter out = new StringWriter();
+    PrintWriter writer = new PrintWriter(out, true);
+    report = Soak.run(options, stack, writer, Clock.systemUTC());
+    report.print(writer);
+    printed = out.toString();
+    System.out.println(printed);
+  }
+
+  @Test
+  void shouldFindNoViolationOnChainInTheLedgerOrInTheTopics() {
+    assertThat(report.audit().violations()).as("%s", printed).isEmpty();
+    assertThat(report.problems()).as("%s", printed).isEmpty();
+    assertThat(report.exitCode()).isZero();
+    assertThat(printed).contains("Result: PASSED, no violation");
+  }
+
+  @Test
+  void shouldSettleEveryTransferOnceAndPayNoneTwice() {
+    ChainAudit audit = report.audit();
+    assertThat(audit.transfersRequested()).isEqualTo(report.load().transferCount()).isGreaterThanOrEqualTo(200);
+    assertThat(audit.lostTransfers()).isZero();
+    assertThat(audit.doublePayouts()).isZero();
+    int terminal = audit.count(SettlementStatus.SETTLED) + audit.count(SettlementStatus.FAILED)
+        + audit.count(SettlementStatus.ABORTED) + audit.count(SettlementStatus.RECONCILIATION_REQUIRED);
+    assertThat(terminal).as("one terminal settlement per transfer").isEqualTo(audit.transfersRequested());
+    // the legs over the balance failed; every transfer that settled is on chain
+    assertThat(audit.count(SettlementStatus.FAILED)).isGreaterThanOrEqualTo(1);
+    assertThat(audit.landed()).isGreaterThanOrEqualTo(audit.count(SettlementStatus.SETTLED));
+    assertThat(audit.reusedIdsRejected()).isEqualTo(audit.reusedIds()).isGreaterThanOrEqualTo(2);
+    assertThat(report.load().count(SoakLoad.Kind.DUPLICATE)).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void shouldHaveKilledEveryProcessKindThreeTimesAndRestartedOnKeptAndWipedState() {
+    SoakChaos.Summary chaos = report.chaos();
+    assertThat(chaos.kills(ChildConfig.STREAMS_APP)).as("%s", printed).isEqualTo(3);
+    assertThat(chaos.kills(ChildConfig.CHAIN_POLLER)).isEqualTo(3);
+    assertThat(chaos.killsByChild()).containsOnlyKeys("streams-app-1", "streams-app-2", "chain-poller-1",
+        "chain-poller-2");
+    assertThat(chaos.restartsWiped() + chaos.restartsKept()).isEqualTo(6);
+    assertThat(chaos.unexpectedExits()).as("no process exited by itself").isEmpty();
+  }
+
+  /**
+   * The process-level zombie: paused past its session timeout (and Kafka Streams' transaction
+   * timeout) while a round of it waited for the API, its partitions taken by the other instance
+   * (newer epochs in the ledger), then resumed. It must record nothing until it owns a partition
+   * again; what it tried is refused by the ledger (FENCED_WRITE_REFUSED), and none of those
+   * messages is on chain unless the new owner recorded the very same bytes.
+   */
+  @Test
+  void shouldFenceTheResumedZombieSoItRecordsAndSendsNothing() {
+    assertThat(report.chaos().zombies()).as("%s", printed).hasSize(1);
+    ZombieEvidence zombie = report.chaos().zombies().get(0);
+    assertThat(zombie.partitionsHeld()).as("it held partitions when paused").isNotEmpty();
+    assertThat(zombie.takenOver()).as("another instance took them (newer epochs)").isTrue();
+    assertThat(zombie.pausedSeconds()).isGreaterThan(SESSION_TIMEOUT.toSeconds());
+    assertThat(zombie.intentsBeforeRetake()).as("intents recorded by the zombie").isZero();
+    assertThat(zombie.attemptedWrites()).as("its in-flight round tried to record once resumed").isTrue();
+    assertThat(zombie.refusedHashes()).as("refused by the ledger (audit FENCED_WRITE_REFUSED)").isNotEmpty();
+    assertThat(report.audit().fencedRefusals()).isGreaterThanOrEqualTo(zombie.refusedHashes().size());
+    assertThat(report.audit().violations(Rule.FENCED_MESSAGE_USED)).isZero();
+    assertThat(report.audit().violations(Rule.SIGNED_OUTSIDE_LEDGER)).isZero();
+  }
+
+  @Test
+  void shouldHaveInjectedEveryDevnetFault() {
+    Map<String, Long> faults = report.faultCounts();
+    assertThat(faults).as("%s", printed)
+        .hasEntrySatisfying("rate limited (429)", n -> assertThat(n).isPositive())
+        .hasEntrySatisfying("transport error after acceptance", n -> assertThat(n).isPositive())
+        .hasEntrySatisfying("dropped message", n -> assertThat(n).isPositive())
+        .hasEntrySatisfying("stale read", n -> assertThat(n).isPositive())
+        .hasEntrySatisfying("lagging read", n -> assertThat(n).isPositive())
+        .hasEntrySatisfying("delayed request", n -> assertThat(n).isPositive());
+    assertThat(report.chaos().lagEpisodes()).isPositive();
+    assertThat(report.chaos().latencyEpisodes()).isPositive();
+    assertThat(report.foreign()).as("foreign payments, 5 %% of the transfers").hasSize(10);
+    assertThat(report.audit().foreignLanded()).isPositive();
+  }
+}
