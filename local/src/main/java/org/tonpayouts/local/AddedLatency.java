@@ -10,6 +10,7 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * Latency the pipeline adds beyond the chain's: for each settled transfer, the time the launcher
@@ -48,6 +49,44 @@ public record AddedLatency(List<Long> millis, int unmeasured) {
     }
     Collections.sort(latencies);
     return new AddedLatency(List.copyOf(latencies), unmeasured);
+  }
+
+  /** A message a client saw applied: which wallet, its hash (lowercase hex) and when it was seen. */
+  public record SeenMessage(TonAddress wallet, String messageHash, long seenAtMillis) {}
+
+  /**
+   * The same measure for a client that watches its own messages (the benchmark's peer): the moment
+   * it saw each message applied minus the moment the block holding it became visible.
+   */
+  public static AddedLatency ofMessages(List<SeenMessage> seen, Devnet devnet, BlockClock blocks) {
+    Map<TonAddress, Map<String, Long>> blockByHashByWallet = new HashMap<>();
+    List<Long> latencies = new ArrayList<>();
+    int unmeasured = 0;
+    for (SeenMessage m : seen) {
+      Map<String, Long> blockByHash = blockByHashByWallet.computeIfAbsent(m.wallet(), w -> {
+        Map<String, Long> byHash = new HashMap<>();
+        for (DevnetTransaction tx : devnet.transactions(w)) {
+          byHash.put(tx.inMsg().hash(), tx.blockSeqno());
+        }
+        return byHash;
+      });
+      Long block = blockByHash.get(m.messageHash());
+      OptionalLong blockMillis = block == null ? OptionalLong.empty() : blocks.millis(block);
+      if (blockMillis.isEmpty()) {
+        unmeasured++;
+        continue;
+      }
+      latencies.add(m.seenAtMillis() - blockMillis.getAsLong());
+    }
+    Collections.sort(latencies);
+    return new AddedLatency(List.copyOf(latencies), unmeasured);
+  }
+
+  /** Sorted millisecond samples with nothing unmeasured (e.g. the peer's full cycle times). */
+  public static AddedLatency of(List<Long> millis) {
+    List<Long> sorted = new ArrayList<>(millis);
+    Collections.sort(sorted);
+    return new AddedLatency(List.copyOf(sorted), 0);
   }
 
   /** Nearest-rank percentile ({@code p} in 0..100); 0 without samples. */

@@ -1,18 +1,29 @@
 package org.tonpayouts.local;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * CPU time used so far by each process of the local stack, read from the OS through
  * {@link ProcessHandle.Info#totalCpuDuration()}: the launcher (broker, devnet, load and watcher),
  * each child, and PostgreSQL (the postmaster on our port, which {@code pg_ctl} detaches from the
- * launcher, and its backends). Two samples give the CPU time a phase cost.
+ * launcher, and its backends). Also the whole machine's busy time where the OS tells it (Linux
+ * {@code /proc/stat}), so a report can say how much CPU other processes took. Two samples give the
+ * CPU time a phase cost.
+ *
+ * @param machine CPU time all processes of the machine used (empty when unknown)
  */
-public record CpuTimes(Map<String, Duration> byProcess) {
+public record CpuTimes(Map<String, Duration> byProcess, Optional<Duration> machine) {
   public static final String LAUNCHER = "launcher";
   public static final String POSTGRES = "postgres";
+  private static final Path PROC_STAT = Path.of("/proc/stat");
+  /** Linux's USER_HZ, the unit of {@code /proc/stat}: 100 on every mainstream kernel build. */
+  private static final long TICKS_PER_SECOND = 100;
 
   public CpuTimes {
     byProcess = Map.copyOf(byProcess);
@@ -31,21 +42,61 @@ public record CpuTimes(Map<String, Duration> byProcess) {
         .map(p -> p.descendants().map(CpuTimes::cpu).reduce(cpu(p), Duration::plus))
         .reduce(Duration.ZERO, Duration::plus);
     times.put(POSTGRES, postgres);
-    return new CpuTimes(times);
+    return new CpuTimes(times, machineBusy());
   }
 
   private static Duration cpu(ProcessHandle process) {
     return process.info().totalCpuDuration().orElse(Duration.ZERO);
   }
 
+  /** user + nice + system + irq + softirq + steal of the {@code cpu} line of /proc/stat (guest time is in user). */
+  static Optional<Duration> machineBusy() {
+    try {
+      if (!Files.isReadable(PROC_STAT)) {
+        return Optional.empty();
+      }
+      String first = Files.readAllLines(PROC_STAT).get(0);
+      return parseProcStatCpuLine(first);
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  static Optional<Duration> parseProcStatCpuLine(String line) {
+    String[] f = line.trim().split("\\s+");
+    if (f.length < 9 || !f[0].equals("cpu")) {
+      return Optional.empty();
+    }
+    long ticks = 0;
+    for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
+      ticks += Long.parseLong(f[i]);
+    }
+    return Optional.of(Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND));
+  }
+
   /** CPU time spent since {@code earlier}, per process. */
   public CpuTimes minus(CpuTimes earlier) {
     Map<String, Duration> diff = new LinkedHashMap<>();
     byProcess.forEach((name, d) -> diff.put(name, d.minus(earlier.byProcess.getOrDefault(name, Duration.ZERO))));
-    return new CpuTimes(diff);
+    Optional<Duration> machineDiff = machine.isPresent() && earlier.machine.isPresent()
+        ? Optional.of(machine.get().minus(earlier.machine.get())) : Optional.empty();
+    return new CpuTimes(diff, machineDiff);
   }
 
+  /** The stack's CPU time: every process of it together. */
   public Duration total() {
     return byProcess.values().stream().reduce(Duration.ZERO, Duration::plus);
+  }
+
+  /**
+   * CPU time of the processes outside the stack (the machine's minus the stack's, never below zero:
+   * the two are read at slightly different moments and in different units).
+   */
+  public Optional<Duration> others() {
+    return machine.map(m -> m.minus(total())).map(d -> d.isNegative() ? Duration.ZERO : d);
+  }
+
+  public Duration of(String process) {
+    return byProcess.getOrDefault(process, Duration.ZERO);
   }
 }
