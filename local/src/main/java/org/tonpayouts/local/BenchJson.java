@@ -60,7 +60,8 @@ public final class BenchJson {
       peer.put("elapsed_ms", p.elapsedMillis());
       peer.put("per_second", p.perSecond());
       peer.put("efficiency", p.perSecond() / r.limit());
-      peer.set("added_latency_ms", latency(p.added()));
+      peer.set("added_latency_ms", latency(p.latency().added()));
+      peer.set("settle_path_latency_ms", latency(p.latency().settlePath()));
       peer.set("cycle_ms", latency(p.cycle()));
       peer.put("api_calls_per_transfer", p.apiCallsPerTransfer());
       peer.set("api_calls", counts(p.calls().byProcessAndMethod()));
@@ -121,7 +122,9 @@ public final class BenchJson {
     n.put("second_half_efficiency", p.secondHalfThroughput() / r.limit());
     r.capacity().filter(c -> c.perSecond() > 0).ifPresent(c -> n.put("of_devnet_capacity",
         p.throughput() / c.perSecond()));
-    n.set("added_latency_ms", latency(p.latency()));
+    n.put("complete", p.complete());
+    n.set("added_latency_ms", latency(p.latency().added()));
+    n.set("settle_path_latency_ms", latency(p.latency().settlePath()));
     n.put("api_calls_per_transfer", p.apiCallsPerTransfer());
     n.set("api_calls", counts(p.calls().byProcessAndMethod()));
     n.set("api_calls_not_ok", counts(p.calls().failures()));

@@ -63,9 +63,7 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
           "  against the peer      %.2f x the peer's throughput (%.1f transfers/s)%n",
           p.throughput() / peer.perSecond(), peer.perSecond()));
     }
-    out.printf("  added latency         p50 %d ms, p99 %d ms, max %d ms (%d transfers measured, %d not)%n",
-        p.latency().percentile(50), p.latency().percentile(99), p.latency().max(), p.latency().millis().size(),
-        p.latency().unmeasured());
+    printLatency(out, p.latency());
     out.printf("  API calls             %.2f per settled transfer (%d): %s%n", p.apiCallsPerTransfer(), p.calls().total(),
         perTransfer(p.calls().byProcessAndMethod(), p.settled()));
     if (!p.calls().failures().isEmpty()) {
@@ -108,8 +106,7 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
     p.stoppedBecause().ifPresent(why -> out.printf("  PARTIAL RUN           %s%n", why));
     out.printf("  settled transfers     %d of %d in %.1f s: %.1f transfers/s (E %.3f)%n", p.settled(),
         p.wallets() * p.perWallet(), p.elapsedMillis() / 1000.0, p.perSecond(), p.perSecond() / limit());
-    out.printf("  added latency         p50 %d ms, p99 %d ms, max %d ms (seen applied minus block visible; %d not"
-        + " measured)%n", p.added().percentile(50), p.added().percentile(99), p.added().max(), p.added().unmeasured());
+    printLatency(out, p.latency());
     out.printf("  cycle                 p50 %d ms, p99 %d ms (start of an iteration to seeing its transfer applied)%n",
         p.cycle().percentile(50), p.cycle().percentile(99));
     out.printf("  API calls             %.2f per transfer (%d): %s; %d sends failed, %d transfers started over%n",
@@ -117,6 +114,15 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
         p.sendFailures(), p.restarts());
     out.printf("  CPU per transfer      launcher (peer + devnet) %.2f ms%n",
         p.settled() == 0 ? 0 : (double) p.cpu().of(CpuTimes.LAUNCHER).toMillis() / p.settled());
+  }
+
+  private static void printLatency(PrintWriter out, LoadLatency latency) {
+    AddedLatency added = latency.added();
+    AddedLatency settle = latency.settlePath();
+    out.printf("  added latency         p50 %d ms, p99 %d ms, max %d ms (%d transfers measured, %d not)%n",
+        added.percentile(50), added.percentile(99), added.max(), added.millis().size(), added.unmeasured());
+    out.printf("  of it, settle path    p50 %d ms, p99 %d ms, max %d ms (from the transfer's own block)%n",
+        settle.percentile(50), settle.percentile(99), settle.max());
   }
 
   private void printTargets(PrintWriter out) {
@@ -140,10 +146,13 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
         + " API client (at most " + clientInFlight + " requests in flight) on a devnet API node of its own;"
         + " throughput = transfers seen applied / time from the first loop's start to the last one seen.");
     out.println("  added latency: per transfer, arrival of its settlement at the launcher (peer: the read that saw"
-        + " the seqno move) minus the moment the devnet block holding its transaction became visible (devnet utime"
-        + " has whole seconds only, so a thread in the launcher, the JVM devnet runs in, records each block's"
+        + " the seqno move) minus the moment the earliest block that could have held it became visible: the block"
+        + " after the one holding the wallet's previous transfer of the load (a wallet applies one message per"
+        + " block), or its own block for the wallet's first; so a missed block, a retry or a lost send counts in"
+        + " full. Settle path: the same minus its own block instead, the return path alone. Block times: devnet"
+        + " utime has whole seconds only, so a thread in the launcher, the JVM devnet runs in, records each block's"
         + " millisecond time as it is produced" + (skippedBlocks > 0 ? "; " + skippedBlocks
-        + " blocks took a later block's time" : "") + ").");
+        + " blocks took a later block's time" : "") + ".");
     out.println("  API calls: every HTTP request of the TON API client, retries included, from the processes' own"
         + " meters (ton_api_requests_seconds_count{method,outcome} on each child's metrics port, scraped before"
         + " and after the load; the launcher's clients count into the same meter), divided by settled transfers.");

@@ -4,13 +4,19 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.Faults;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.schemas.Settlement;
+import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * The phases of one benchmark run on a started stack, one after the other so none disturbs another:
@@ -116,16 +122,44 @@ public final class Benchmark {
     CpuTimes cpuBefore = CpuTimes.sample(run.processes(), run.stack().postgres().port());
     Settling settling;
     try {
-      settling = run.settle(load);
+      settling = run.settle(load, timeout(load, faults.isPresent()));
     } finally {
       faults.ifPresent(f -> devnet.faults().clear());
     }
     CpuTimes cpu = CpuTimes.sample(run.processes(), run.stack().postgres().port()).minus(cpuBefore);
     ApiCallCounts calls = callsSince(callsBefore, settling);
     Optional<Faults.Counts> fired = faults.map(f -> SendFaults.fired(faultsBefore, devnet.faults().counts()));
-    AddedLatency latency = AddedLatency.measure(settling.settlements(), run.wallets(), devnet,
-        run.blockClock().orElseThrow());
-    return new PipelinePhase(load, settling, latency, calls, cpu, fired);
+    return new PipelinePhase(load, settling, latency(settling), calls, cpu, fired);
+  }
+
+  /**
+   * How long to wait for a load: the run's deadline; with failing sends, unless the operator set one,
+   * also time for three messages per wallet to expire unapplied at the children's default validity (a
+   * dropped message may be signed again only after that), so a slow recovery is measured, not cut off.
+   */
+  private Duration timeout(DemoLoad load, boolean faults) {
+    Duration base = run.options().settleTimeoutFor(load);
+    if (!faults || !run.options().settleTimeout().isZero()) {
+      return base;
+    }
+    Map<String, Object> defaults = PayoutsConfig.CONFIG.defaultValues();
+    long expirySeconds = ((Number) defaults.get(PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG)).longValue()
+        + ((Number) defaults.get(PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG)).longValue();
+    return base.plusSeconds(3 * expirySeconds);
+  }
+
+  /** The latencies of the load's settled transfers, their blocks looked up on devnet once it is over. */
+  private LoadLatency latency(Settling settling) {
+    ChainBlocks blocks = new ChainBlocks(devnet);
+    List<LoadLatency.Landing> landings = new ArrayList<>();
+    for (ObservedSettlement observed : settling.settlements()) {
+      Settlement s = observed.settlement();
+      if (s.status() == SettlementStatus.SETTLED && s.lt() != null) {
+        TonAddress wallet = run.wallets().address(s.subwalletId());
+        landings.add(new LoadLatency.Landing(wallet, blocks.byLt(wallet, s.lt()), observed.observedAtMillis()));
+      }
+    }
+    return LoadLatency.measure(landings, run.blockClock().orElseThrow());
   }
 
   /** The children's API requests since {@code before}; none when a child is gone (the run is partial then). */

@@ -50,13 +50,13 @@ public final class PeerLoop {
    *
    * @param settled transfers it saw applied
    * @param elapsedMillis from the start of the first loop to the last transfer seen applied
-   * @param added latency beyond the chain's: seen applied minus block visible (as the pipeline's)
+   * @param latency beyond the chain's, measured as the pipeline's (seen applied instead of settled)
    * @param cycle per transfer, from the start of its loop iteration to seeing it applied
    * @param calls its API requests
    * @param restarts transfers started over after their message expired unapplied
    * @param cpu CPU time of every process while it ran (the peer runs in the launcher)
    */
-  public record Result(int wallets, int perWallet, int settled, long elapsedMillis, AddedLatency added,
+  public record Result(int wallets, int perWallet, int settled, long elapsedMillis, LoadLatency latency,
                        AddedLatency cycle, ApiCallCounts calls, long sendFailures, long restarts, CpuTimes cpu,
                        Duration pollInterval, int maxInFlight, Optional<String> stoppedBecause) {
     public double perSecond() {
@@ -109,11 +109,11 @@ public final class PeerLoop {
       Optional<String> stopped = awaitAll(all, loops, (long) wallets.count() * perWallet, timeout);
       CpuTimes cpu = CpuTimes.sample(run.processes(), run.stack().postgres().port()).minus(cpuBefore);
       loops.stop();
-      List<AddedLatency.SeenMessage> seen = List.copyOf(loops.seen);
-      long last = seen.stream().mapToLong(AddedLatency.SeenMessage::seenAtMillis).max().orElse(started);
-      Result result = new Result(wallets.count(), perWallet, seen.size(), last - started,
-          AddedLatency.ofMessages(seen, devnet, run.blockClock().orElseThrow()), AddedLatency.of(List.copyOf(
-              loops.cycles)), ApiCallCounts.fromRegistry("peer", registry), loops.sendFailures.get(),
+      List<Seen> seen = List.copyOf(loops.seen);
+      long last = seen.stream().mapToLong(Seen::atMillis).max().orElse(started);
+      Result result = new Result(wallets.count(), perWallet, seen.size(), last - started, latency(seen),
+          AddedLatency.of(List.copyOf(loops.cycles)), ApiCallCounts.fromRegistry("peer", registry),
+          loops.sendFailures.get(),
           loops.restarts.get(), cpu, pollInterval, maxInFlight, stopped);
       log.info("peer done wallets={} settled={} elapsed_ms={} per_second={} restarts={}", wallets.count(),
           result.settled(), result.elapsedMillis(), String.format("%.1f", result.perSecond()), result.restarts());
@@ -121,6 +121,18 @@ public final class PeerLoop {
     } finally {
       timer.shutdownNow();
     }
+  }
+
+  /** A message the peer saw applied: its wallet, its hash and when the read that saw it returned. */
+  private record Seen(TonAddress wallet, String messageHash, long atMillis) {}
+
+  private LoadLatency latency(List<Seen> seen) {
+    ChainBlocks blocks = new ChainBlocks(devnet);
+    List<LoadLatency.Landing> landings = new ArrayList<>();
+    for (Seen s : seen) {
+      landings.add(new LoadLatency.Landing(s.wallet(), blocks.byMessage(s.wallet(), s.messageHash()), s.atMillis()));
+    }
+    return LoadLatency.measure(landings, run.blockClock().orElseThrow());
   }
 
   private Optional<String> awaitAll(List<CompletableFuture<Void>> all, Loops loops, long total, Duration timeout)
@@ -151,7 +163,7 @@ public final class PeerLoop {
     private final TonApiClient api;
     private final AsyncPermits permits;
     private final ScheduledExecutorService timer;
-    private final ConcurrentLinkedQueue<AddedLatency.SeenMessage> seen = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Long> cycles = new ConcurrentLinkedQueue<>();
     private final AtomicLong sendFailures = new AtomicLong();
     private final AtomicLong restarts = new AtomicLong();
@@ -193,7 +205,7 @@ public final class PeerLoop {
             .thenCompose(moved -> {
               if (moved) {
                 long now = clock.millis();
-                seen.add(new AddedLatency.SeenMessage(address, message.messageHash(), now));
+                seen.add(new Seen(address, message.messageHash(), now));
                 cycles.add(now - startedMillis);
                 return CompletableFuture.completedFuture(null);
               }

@@ -13,8 +13,13 @@ import org.tonpayouts.schemas.SettlementStatus;
  *
  * @param faults the devnet faults that fired during the load, when a fault rate was on
  */
-public record PipelinePhase(DemoLoad load, Settling settling, AddedLatency latency, ApiCallCounts calls, CpuTimes cpu,
+public record PipelinePhase(DemoLoad load, Settling settling, LoadLatency latency, ApiCallCounts calls, CpuTimes cpu,
                             Optional<Faults.Counts> faults) {
+  /** Every transfer of the load has a settlement (the run was not cut short). */
+  public boolean complete() {
+    return settling.stoppedBecause().isEmpty() && settling.missing() == 0;
+  }
+
   public int settled() {
     return settling.count(SettlementStatus.SETTLED);
   }

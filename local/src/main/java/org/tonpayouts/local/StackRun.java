@@ -175,8 +175,12 @@ public final class StackRun implements AutoCloseable {
    * the deadline passes or a child dies. Settlements of earlier loads are not read again.
    */
   public Settling settle(DemoLoad load) throws InterruptedException {
+    return settle(load, options.settleTimeoutFor(load));
+  }
+
+  /** Like {@link #settle(DemoLoad)}, waiting up to {@code timeout}. */
+  public Settling settle(DemoLoad load, Duration timeout) throws InterruptedException {
     List<TransferRef> refs = load.expected().stream().map(ExpectedTransfer::ref).toList();
-    Duration timeout = options.settleTimeoutFor(load);
     try (SettlementWatcher watcher = SettlementWatcher.fromNow(stack.kafka().bootstrapServers(), clock, refs)) {
       say("producing %d payout requests (%d transfers) on %d wallets; waiting up to %d s for their settlements",
           load.requestCount(), load.transferCount(), wallets.count(), timeout.toSeconds());

@@ -19,9 +19,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import org.tonpayouts.devnet.Faults;
 import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.TonApiMetrics;
 import org.tonpayouts.ton.wallet.Subwallets;
 
@@ -175,6 +177,28 @@ class BenchMeasurementsTest {
   }
 
   @Test
+  void shouldMeasureAddedLatencyFromTheEarliestBlockThatCouldHaveHeldTheTransfer() {
+    TonAddress a = new Subwallets(RunKey.random().key(), 0).address(698983191L);
+    TonAddress b = new Subwallets(RunKey.random().key(), 0).address(698983191L);
+    // block n becomes visible at n * 400 ms
+    LongFunction<OptionalLong> blockMillis = n -> n <= 20 ? OptionalLong.of(n * 400) : OptionalLong.empty();
+    List<LoadLatency.Landing> landings = List.of(
+        new LoadLatency.Landing(a, OptionalLong.of(3), 3 * 400 + 50),   // first of a: from its own block
+        new LoadLatency.Landing(a, OptionalLong.of(4), 4 * 400 + 60),   // loop closed in one block
+        new LoadLatency.Landing(a, OptionalLong.of(9), 9 * 400 + 70),   // 4 blocks lost (a dropped send)
+        new LoadLatency.Landing(b, OptionalLong.of(5), 5 * 400 + 40),
+        new LoadLatency.Landing(b, OptionalLong.of(7), 7 * 400 + 80),   // one block missed
+        new LoadLatency.Landing(b, OptionalLong.of(30), 30 * 400 + 10), // block time unknown
+        new LoadLatency.Landing(b, OptionalLong.empty(), 99));          // transaction not found
+
+    LoadLatency latency = LoadLatency.measure(landings, blockMillis);
+
+    assertThat(latency.settlePath().millis()).containsExactly(40L, 50L, 60L, 70L, 80L);
+    assertThat(latency.added().millis()).containsExactly(40L, 50L, 60L, 80L + 400, 70L + 4 * 400);
+    assertThat(latency.added().unmeasured()).isEqualTo(2);
+  }
+
+  @Test
   void shouldJudgeTheTargetsThatApplyToTheWalletCount() {
     BenchReport report = report(100, 2_000, 8_500, List.of(60L, 80L, 90L, 500L), 5_000, Optional.of(50.0));
 
@@ -198,6 +222,22 @@ class BenchMeasurementsTest {
         .containsEntry("apps CPU", BenchTargets.Verdict.MISSED)
         .containsEntry("API calls", BenchTargets.Verdict.MISSED)
         .containsEntry("vs peer", BenchTargets.Verdict.NOT_MEASURED);
+  }
+
+  @Test
+  void shouldMissEveryTargetALoadFeedsWhenItDidNotSettleCompletely() {
+    BenchReport whole = report(10, 200, 8_000, List.of(60L), 400, Optional.empty());
+    PipelinePhase cut = new PipelinePhase(whole.pipeline().load(), new Settling(0, 8_000,
+        whole.pipeline().settling().statusCounts(), 3, 0, List.of(), Optional.of("not every transfer settled")),
+        whole.pipeline().latency(), whole.pipeline().calls(), whole.pipeline().cpu(), Optional.empty());
+    BenchReport partial = new BenchReport(10, 400, 20, 2, 0.5, cut, Optional.empty(), whole.capacity(),
+        Optional.empty(), new SendFaults(0), Optional.empty(), 0, Map.of(), 0, 64);
+
+    assertThat(BenchTargets.evaluate(whole)).filteredOn(t -> t.name().equals("API calls"))
+        .extracting(BenchTargets.Target::verdict).containsExactly(BenchTargets.Verdict.MET);
+    assertThat(BenchTargets.evaluate(partial)).filteredOn(t -> !t.name().equals("vs peer")
+            && !t.name().equals("under faults") && !t.name().equals("apps CPU"))
+        .extracting(BenchTargets.Target::verdict).containsOnly(BenchTargets.Verdict.MISSED);
   }
 
   @Test
@@ -235,14 +275,15 @@ class BenchMeasurementsTest {
         "ton_api_requests_seconds_count{method=\"sendBocReturnHash\",outcome=\"ok\"} " + sends + "\n");
     CpuTimes cpu = new CpuTimes(Map.of("streams-app", Duration.ofMillis(settled * 2L),
         "chain-poller", Duration.ofMillis(settled / 2)), Optional.empty());
-    PipelinePhase pipeline = new PipelinePhase(load, settling, AddedLatency.of(latencies), calls, cpu,
-        Optional.empty());
+    PipelinePhase pipeline = new PipelinePhase(load, settling, new LoadLatency(AddedLatency.of(latencies),
+        AddedLatency.of(List.of(30L))), calls, cpu, Optional.empty());
     IdleCpu idle = new IdleCpu(new CpuTimes(Map.of("streams-app", Duration.ofMillis(250), "launcher",
         Duration.ofMillis(1000)), Optional.empty()), Duration.ofSeconds(10));
     DevnetCapacity.Result capacity = new DevnetCapacity.Result(wallets, 20, 4_000, 10_000, 300, 0,
         ApiCallCounts.none(), new CpuTimes(Map.of(), Optional.empty()), 64, Optional.empty());
     Optional<PeerLoop.Result> peer = peerPerSecond.map(perSecond -> new PeerLoop.Result(wallets, 20,
-        (int) (perSecond * 10), 10_000, AddedLatency.of(List.of(900L)), AddedLatency.of(List.of(2100L)),
+        (int) (perSecond * 10), 10_000, new LoadLatency(AddedLatency.of(List.of(900L)), AddedLatency.of(List.of(40L))),
+        AddedLatency.of(List.of(2100L)),
         ApiCallCounts.none(), 0, 0, new CpuTimes(Map.of(), Optional.empty()), Duration.ofSeconds(2), 64,
         Optional.empty()));
     return new BenchReport(wallets, 400, settled / wallets, 2, 0.5, pipeline, Optional.of(idle),
