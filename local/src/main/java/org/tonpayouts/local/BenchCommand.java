@@ -6,9 +6,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -59,12 +62,24 @@ public final class BenchCommand implements Callable<Integer> {
           + " tillNextSeqno).")
   long peerPollMillis;
 
-  @Option(names = "--skip", split = ",", paramLabel = "<phase>",
-      description = "Leave phases out (${COMPLETION-CANDIDATES}); a full run has them all.")
+  @Option(names = "--skip", split = ",", paramLabel = "<phase>", converter = PhaseConverter.class,
+      description = "Leave phases out: capacity, idle, peer (comma-separated); a full run has them all.")
   List<Benchmark.Phase> skip = List.of();
 
   @Option(names = "--json", paramLabel = "<file>", description = "Also write every figure to this JSON file.")
   Path json;
+
+  /** Phase names in any case ({@code --skip capacity,peer}). */
+  static final class PhaseConverter implements ITypeConverter<Benchmark.Phase> {
+    @Override
+    public Benchmark.Phase convert(String value) {
+      try {
+        return Benchmark.Phase.valueOf(value.strip().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException("'" + value + "' is not a phase: capacity, idle or peer");
+      }
+    }
+  }
 
   @Override
   public Integer call() throws InterruptedException {

@@ -34,6 +34,8 @@ public final class BenchJson {
       idle.put("window_ms", i.window().toMillis());
       ObjectNode percent = idle.putObject("percent_of_core");
       i.percentByProcess().forEach(percent::put);
+      ObjectNode jit = idle.putObject("jit_percent_of_core");
+      i.jitPercentByProcess().forEach(jit::put);
       idle.put("stack_percent_of_core", i.stackPercent());
       i.othersPercent().ifPresent(o -> idle.put("other_processes_percent_of_core", o));
     });

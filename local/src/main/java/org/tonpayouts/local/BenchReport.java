@@ -71,14 +71,20 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
     }
     p.faults().ifPresent(f -> out.printf("  devnet faults fired   %d sends answered 429, %d sends dropped%n",
         f.rateLimited(), f.dropped()));
-    out.printf("  CPU per transfer      streams-app + chain-poller %.2f ms; %s%n", p.appsCpuMillisPerTransfer(),
-        cpuPerTransfer(p));
+    out.printf("  CPU per transfer      streams-app + chain-poller %.2f ms; %s%s%n", p.appsCpuMillisPerTransfer(),
+        cpuPerTransfer(p), p.cpu().jit().isEmpty() ? "" : " (of it JIT compiling: " + jitPerTransfer(p) + ")");
     out.printf("  CPU busy              stack %.2f cores%s%n", p.stackCores(),
         p.otherCores().map(c -> String.format("; other processes of the machine %.2f cores", c)).orElse(""));
     if (main) {
-      idle.ifPresent(i -> out.printf("  idle CPU              %s of a core; stack %.1f %%%s (over %.1f s after the load"
-          + " drained)%n", percents(i.percentByProcess()), i.stackPercent(), i.othersPercent()
-          .map(o -> String.format(", other processes %.1f %%", o)).orElse(""), i.window().toMillis() / 1000.0));
+      idle.ifPresent(i -> {
+        out.printf("  idle CPU              %s of a core; stack %.1f %%%s (over %.1f s after the load drained)%n",
+            percents(i.percentByProcess()), i.stackPercent(), i.othersPercent()
+                .map(o -> String.format(", other processes %.1f %%", o)).orElse(""), i.window().toMillis() / 1000.0);
+        if (!i.jitPercentByProcess().isEmpty()) {
+          out.printf("  of it, JIT compiling  %s (the JVMs still compiling what the load made hot)%n",
+              percents(i.jitPercentByProcess()));
+        }
+      });
       childPeakHeap.forEach((name, peak) -> out.printf("  peak heap %-12s%s (of %s)%n", name,
           peak.isPresent() ? PeakHeap.megabytes(peak.getAsLong()) : "no GC ran", ChildSpec.MAX_HEAP));
       out.printf("  peak heap %-12s%s (Kafka broker, devnet, watcher, peer; upper bound)%n", "launcher",
@@ -186,7 +192,14 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
   private static String cpuPerTransfer(PipelinePhase p) {
     StringJoiner j = new StringJoiner(", ");
     new java.util.TreeMap<>(p.cpu().byProcess()).forEach((name, d) -> j.add(String.format("%s %.2f", name,
-        p.perSettled(d.toMillis()))));
+        p.perSettled(d.toNanos() / 1e6))));
+    return j + " ms";
+  }
+
+  private static String jitPerTransfer(PipelinePhase p) {
+    StringJoiner j = new StringJoiner(", ");
+    new java.util.TreeMap<>(p.cpu().jit()).forEach((name, d) -> j.add(String.format("%s %.2f", name,
+        p.perSettled(d.toNanos() / 1e6))));
     return j + " ms";
   }
 

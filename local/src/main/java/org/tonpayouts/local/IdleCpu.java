@@ -26,6 +26,13 @@ public record IdleCpu(CpuTimes cpu, Duration window) {
     return percent;
   }
 
+  /** Percent of one core the JVMs' JIT compiler threads used, by process (where known). */
+  public Map<String, Double> jitPercentByProcess() {
+    Map<String, Double> percent = new TreeMap<>();
+    cpu.jit().forEach((name, d) -> percent.put(name, percent(d)));
+    return percent;
+  }
+
   /** Percent of one core the whole stack used. */
   public double stackPercent() {
     return percent(cpu.total());

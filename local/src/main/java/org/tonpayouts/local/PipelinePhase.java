@@ -54,12 +54,12 @@ public record PipelinePhase(DemoLoad load, Settling settling, LoadLatency latenc
 
   /** CPU milliseconds per settled transfer of {@code process}. */
   public double cpuMillisPerTransfer(String process) {
-    return perSettled(cpu.of(process).toMillis());
+    return perSettled(cpu.of(process).toNanos() / 1e6);
   }
 
   /** CPU milliseconds per settled transfer of the two payout processes together: the pipeline's own cost. */
   public double appsCpuMillisPerTransfer() {
-    return perSettled(cpu.of(ChildConfig.STREAMS_APP).plus(cpu.of(ChildConfig.CHAIN_POLLER)).toMillis());
+    return perSettled(cpu.of(ChildConfig.STREAMS_APP).plus(cpu.of(ChildConfig.CHAIN_POLLER)).toNanos() / 1e6);
   }
 
   /** Cores the whole stack kept busy on average while the load ran. */

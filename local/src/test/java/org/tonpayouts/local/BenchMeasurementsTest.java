@@ -164,11 +164,16 @@ class BenchMeasurementsTest {
   }
 
   @Test
-  void shouldReadTheMachinesBusyTimeFromProcStat() {
+  void shouldReadTheMachinesAndTheCompilersBusyTimeFromProc() {
     // user nice system idle iowait irq softirq steal: busy = 100+5+50+1+2+3 ticks, idle and iowait excluded
     assertThat(CpuTimes.parseProcStatCpuLine("cpu  100 5 50 9999 77 1 2 3 0 0"))
         .hasValue(Duration.ofMillis(1610));
     assertThat(CpuTimes.parseProcStatCpuLine("cpu0 1 2 3 4 5 6 7 8")).isEmpty();
+
+    assertThat(CpuTimes.compilerTicks("4242 (C2 CompilerThre) S 1 4242 4242 0 -1 4194368 10 0 0 0 500 70 0 0 20 0"))
+        .as("utime + stime of a JIT compiler thread").isEqualTo(570);
+    assertThat(CpuTimes.compilerTicks("4243 (kafka-producer-) S 1 4242 4242 0 -1 4194368 10 0 0 0 500 70 0 0 20 0"))
+        .isZero();
 
     CpuTimes earlier = new CpuTimes(Map.of("launcher", Duration.ofMillis(100)), Optional.of(Duration.ofMillis(1000)));
     CpuTimes later = new CpuTimes(Map.of("launcher", Duration.ofMillis(400)), Optional.of(Duration.ofMillis(1500)));
