@@ -85,9 +85,9 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
               percents(i.jitPercentByProcess()));
         }
       });
-      childPeakHeap.forEach((name, peak) -> out.printf("  peak heap %-12s%s (of %s)%n", name,
+      childPeakHeap.forEach((name, peak) -> out.printf("  peak heap %-12s %s (of %s)%n", name,
           peak.isPresent() ? PeakHeap.megabytes(peak.getAsLong()) : "no GC ran", ChildSpec.MAX_HEAP));
-      out.printf("  peak heap %-12s%s (Kafka broker, devnet, watcher, peer; upper bound)%n", "launcher",
+      out.printf("  peak heap %-12s %s (Kafka broker, devnet, watcher, peer; upper bound)%n", "launcher",
           PeakHeap.megabytes(launcherPeakHeap));
     }
   }
@@ -134,7 +134,7 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
   private void printTargets(PrintWriter out) {
     out.printf("Targets of the issue (400 ms blocks, 2 cores; this run: %d ms, %d cores)%n", blockMillis, cores);
     for (BenchTargets.Target t : BenchTargets.evaluate(this)) {
-      out.printf("  %-14s %-15s %-30s %s%n", t.name(), t.verdict(), t.measured(), t.goal());
+      out.printf("  %-14s %-14s %s (goal: %s)%n", t.name(), t.verdict(), t.measured(), t.goal());
     }
   }
 

@@ -147,6 +147,23 @@ class BenchMeasurementsTest {
   }
 
   @Test
+  void shouldTakeTheBenchOptionsAndKeepTheChildrenFromLoggingEveryApiRequest() {
+    picocli.CommandLine cli = LocalStackMain.commandLine();
+    cli.parseArgs("bench", "--wallets", "10", "--skip", "capacity,PEER", "--send-fault-rate", "0.1");
+    BenchCommand bench = cli.getSubcommands().get("bench").getCommand();
+
+    assertThat(bench.skip).containsExactly(Benchmark.Phase.CAPACITY, Benchmark.Phase.PEER);
+    assertThat(bench.sendFaultRate).isEqualTo(0.1);
+    assertThat(bench.peerPollMillis).isEqualTo(PeerLoop.DEFAULT_POLL_INTERVAL.toMillis());
+    assertThatThrownBy(() -> LocalStackMain.commandLine().parseArgs("bench", "--wallets", "1", "--skip", "audit"))
+        .hasMessageContaining("'audit' is not a phase");
+    assertThat(ChildConfig.logbackXml(java.nio.file.Path.of("app.log")))
+        .doesNotContain("TonApiClient").contains("app.log");
+    assertThat(ChildConfig.logbackXml(java.nio.file.Path.of("app.log"), java.nio.file.Path.of("api.log")))
+        .contains("TonApiClient\" level=\"DEBUG\"");
+  }
+
+  @Test
   void shouldSplitTheSendFaultRateEvenlyBetween429sAndDrops() {
     SendFaults faults = new SendFaults(0.1);
 
