@@ -30,9 +30,6 @@ import picocli.CommandLine.Spec;
             + " (read seqno, sign, send, poll) on the same devnet for comparison, with --send-fault-rate the same load"
             + " with failing sends, and the targets of the issue."})
 public final class BenchCommand implements Callable<Integer> {
-  /** Requests the benchmark's own clients (capacity sender, peer) keep in flight at most. */
-  static final int CLIENT_IN_FLIGHT = 64;
-
   @Spec
   CommandSpec spec;
 
@@ -46,6 +43,11 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Single-transfer requests per wallet (default ${DEFAULT-VALUE}); also the peer's transfers and"
           + " the capacity measurement's messages per wallet.")
   int transfersPerWallet;
+
+  @Option(names = "--warmup-transfers", defaultValue = "500",
+      description = "Transfers paid before the measured load, spread over the wallets and not measured, so the JVMs"
+          + " have compiled what is hot (default ${DEFAULT-VALUE}; 0: none).")
+  int warmupTransfers;
 
   @Option(names = "--idle-s", defaultValue = "10",
       description = "Seconds of the idle window after the load drained, over which idle CPU is measured"
@@ -61,6 +63,11 @@ public final class BenchCommand implements Callable<Integer> {
       description = "How long the peer's loop waits between seqno reads (default ${DEFAULT-VALUE}, as @ton/ton's"
           + " tillNextSeqno).")
   long peerPollMillis;
+
+  @Option(names = "--client-in-flight", defaultValue = "64",
+      description = "Requests the benchmark's own TON API clients (devnet's capacity sender, the peer) keep in flight"
+          + " at most (default ${DEFAULT-VALUE}).")
+  int clientInFlight;
 
   @Option(names = "--skip", split = ",", paramLabel = "<phase>", converter = PhaseConverter.class,
       description = "Leave phases out: capacity, idle, peer (comma-separated); a full run has them all.")
@@ -85,8 +92,9 @@ public final class BenchCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     Home home = Home.locate();
-    Benchmark.Settings settings = new Benchmark.Settings(transfersPerWallet, Duration.ofSeconds(idleSeconds),
-        new SendFaults(sendFaultRate), Duration.ofMillis(peerPollMillis), CLIENT_IN_FLIGHT,
+    Benchmark.Settings settings = new Benchmark.Settings(transfersPerWallet, warmupTransfers,
+        Duration.ofSeconds(idleSeconds),
+        new SendFaults(sendFaultRate), Duration.ofMillis(peerPollMillis), clientInFlight,
         skip.isEmpty() ? EnumSet.noneOf(Benchmark.Phase.class) : EnumSet.copyOf(skip));
     RunOptions options = new RunOptions(wallets, stack.partitions, stack.blockInterval(), Optional.empty(),
         Optional.empty(), Optional.empty(), RunOptions.DEVNET_REQUESTS_PER_SECOND, false,

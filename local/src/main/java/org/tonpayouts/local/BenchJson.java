@@ -28,6 +28,7 @@ public final class BenchJson {
     run.put("cores", r.cores());
     run.put("load_average_at_start", r.loadAverage());
     run.put("limit_per_second", r.limit());
+    run.put("warmup_transfers", r.warmupTransfers());
     root.set("pipeline", pipeline(r.pipeline(), r));
     r.idle().ifPresent(i -> {
       ObjectNode idle = root.putObject("idle_cpu");

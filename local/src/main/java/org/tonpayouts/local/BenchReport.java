@@ -16,12 +16,13 @@ import java.util.StringJoiner;
  * @param cores processors the JVM sees (the machine's, on these hosts)
  * @param loadAverage the machine's one-minute load average when the run started (negative: unknown)
  * @param clientInFlight requests the benchmark's own clients (capacity sender, peer) keep in flight at most
+ * @param warmupTransfers transfers the pipeline paid before the measured load (not measured)
  */
 public record BenchReport(int wallets, long blockMillis, int transfersPerWallet, int cores, double loadAverage,
                           PipelinePhase pipeline, Optional<IdleCpu> idle, Optional<DevnetCapacity.Result> capacity,
                           Optional<PeerLoop.Result> peer, SendFaults sendFaults, Optional<PipelinePhase> faulted,
                           long skippedBlocks, Map<String, OptionalLong> childPeakHeap, long launcherPeakHeap,
-                          int clientInFlight) {
+                          int clientInFlight, int warmupTransfers) {
   /** The chain's limit: each wallet settles at most one transfer per block. */
   public double limit() {
     return wallets * 1000.0 / blockMillis;
@@ -34,8 +35,10 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
 
   public void print(PrintWriter out) {
     out.println();
-    out.printf("Benchmark: %d wallets x %d transfers, devnet block %d ms, %d cores%s%n", wallets, transfersPerWallet,
-        blockMillis, cores, loadAverage >= 0 ? String.format(" (load average %.2f at the start)", loadAverage) : "");
+    out.printf("Benchmark: %d wallets x %d transfers, devnet block %d ms, %d cores%s; %s%n", wallets,
+        transfersPerWallet, blockMillis, cores, loadAverage >= 0 ? String.format(" (load average %.2f at the start)",
+            loadAverage) : "", warmupTransfers > 0 ? "measured after a warm-up load of " + warmupTransfers
+            + " transfers" : "no warm-up load");
     printPipeline(out, "Pipeline (streams-app + chain-poller)", pipeline, true);
     capacity.ifPresent(c -> printCapacity(out, c));
     peer.ifPresent(p -> printPeer(out, p));

@@ -20,9 +20,10 @@ import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * The phases of one benchmark run on a started stack, one after the other so none disturbs another:
- * devnet's own capacity (fresh wallets), the pipeline's load, an idle window, the same load with
- * failing sends (when asked), the per-wallet-loop peer (fresh wallets); then the children stop and
- * the ledger is audited.
+ * devnet's own capacity (fresh wallets), a warm-up load (not measured: the JVMs compile what is hot
+ * and a short measured load would mostly measure that), the pipeline's load, an idle window, the
+ * same load with failing sends (when asked), the per-wallet-loop peer (fresh wallets); then the
+ * children stop and the ledger is audited.
  */
 public final class Benchmark {
   /** Phases that can be left out of a run (to iterate quickly; a full run has them all). */
@@ -33,9 +34,12 @@ public final class Benchmark {
    *
    * @param clientInFlight requests the capacity sender and the peer keep in flight at most
    */
-  public record Settings(int transfersPerWallet, Duration idleWindow, SendFaults sendFaults, Duration peerPollInterval,
-                         int clientInFlight, Set<Phase> skip) {
+  public record Settings(int transfersPerWallet, int warmupTransfers, Duration idleWindow, SendFaults sendFaults,
+                         Duration peerPollInterval, int clientInFlight, Set<Phase> skip) {
     public Settings {
+      if (warmupTransfers < 0) {
+        throw new IllegalArgumentException("--warmup-transfers must not be negative, got " + warmupTransfers);
+      }
       if (transfersPerWallet < 1) {
         throw new IllegalArgumentException("--transfers-per-wallet must be at least 1, got " + transfersPerWallet);
       }
@@ -45,8 +49,16 @@ public final class Benchmark {
       if (peerPollInterval.isNegative() || peerPollInterval.isZero()) {
         throw new IllegalArgumentException("--peer-poll-ms must be positive, got " + peerPollInterval.toMillis());
       }
+      if (clientInFlight < 1) {
+        throw new IllegalArgumentException("--client-in-flight must be at least 1, got " + clientInFlight);
+      }
       skip = Set.copyOf(skip);
     }
+  }
+
+  /** Warm-up transfers per wallet: the total spread over the wallets, at least one each when there is a warm-up. */
+  static int warmupPerWallet(int total, int wallets) {
+    return total == 0 ? 0 : Math.max(1, (total + wallets - 1) / wallets);
   }
 
   /** The report and the summaries of the pipeline's loads (which decide the exit code). */
@@ -77,6 +89,16 @@ public final class Benchmark {
         : Optional.of(new DevnetCapacity(run, clock, out, settings.clientInFlight())
             .measure(FreshWallets.create(wallets), n));
 
+    int warmup = warmupPerWallet(settings.warmupTransfers(), wallets);
+    if (warmup > 0) {
+      say("warm-up: %d transfers per wallet, not measured ...", warmup);
+      Settling warm = run.settle(DemoLoad.bench(run.wallets(), warmup, "warmup-" + run.directory().runId(), false,
+          clock.instant()));
+      if (warm.stoppedBecause().isPresent()) {
+        throw new IllegalStateException("the warm-up load did not settle, nothing was measured: "
+            + warm.stoppedBecause().get());
+      }
+    }
     PipelinePhase pipeline = pipeline("bench", n, Optional.empty());
     boolean drained = pipeline.settling().stoppedBecause().isEmpty();
     if (!drained) {
@@ -102,7 +124,7 @@ public final class Benchmark {
     BenchReport report = new BenchReport(wallets, devnet.blockInterval().toMillis(), n,
         Runtime.getRuntime().availableProcessors(), loadAverage, pipeline, idle, capacity, peer,
         settings.sendFaults(), faulted, run.blockClock().orElseThrow().skippedBlocks(), heaps, PeakHeap.launcher(),
-        settings.clientInFlight());
+        settings.clientInFlight(), warmup * wallets);
     double elapsed = (clock.millis() - startedMillis) / 1000.0;
     Summary summary = new Summary(pipeline.load(), wallets, pipeline.settling(), audit, elapsed, run.directory());
     Optional<Summary> faultedSummary = faulted.map(f -> new Summary(f.load(), wallets, f.settling(), audit, elapsed,

@@ -155,6 +155,9 @@ class BenchMeasurementsTest {
     assertThat(bench.skip).containsExactly(Benchmark.Phase.CAPACITY, Benchmark.Phase.PEER);
     assertThat(bench.sendFaultRate).isEqualTo(0.1);
     assertThat(bench.peerPollMillis).isEqualTo(PeerLoop.DEFAULT_POLL_INTERVAL.toMillis());
+    assertThat(Benchmark.warmupPerWallet(500, 10)).isEqualTo(50);
+    assertThat(Benchmark.warmupPerWallet(500, 1000)).as("at least one each").isEqualTo(1);
+    assertThat(Benchmark.warmupPerWallet(0, 10)).isZero();
     assertThatThrownBy(() -> LocalStackMain.commandLine().parseArgs("bench", "--wallets", "1", "--skip", "audit"))
         .hasMessageContaining("'audit' is not a phase");
     assertThat(ChildConfig.logbackXml(java.nio.file.Path.of("app.log")))
@@ -253,7 +256,7 @@ class BenchMeasurementsTest {
         whole.pipeline().settling().statusCounts(), 3, 0, List.of(), Optional.of("not every transfer settled")),
         whole.pipeline().latency(), whole.pipeline().calls(), whole.pipeline().cpu(), Optional.empty());
     BenchReport partial = new BenchReport(10, 400, 20, 2, 0.5, cut, Optional.empty(), whole.capacity(),
-        Optional.empty(), new SendFaults(0), Optional.empty(), 0, Map.of(), 0, 64);
+        Optional.empty(), new SendFaults(0), Optional.empty(), 0, Map.of(), 0, 64, 0);
 
     assertThat(BenchTargets.evaluate(whole)).filteredOn(t -> t.name().equals("API calls"))
         .extracting(BenchTargets.Target::verdict).containsExactly(BenchTargets.Verdict.MET);
@@ -310,6 +313,6 @@ class BenchMeasurementsTest {
         Optional.empty()));
     return new BenchReport(wallets, 400, settled / wallets, 2, 0.5, pipeline, Optional.of(idle),
         Optional.of(capacity), peer, new SendFaults(0), Optional.empty(), 0,
-        Map.of("streams-app", OptionalLong.of(50L << 20)), 100L << 20, 64);
+        Map.of("streams-app", OptionalLong.of(50L << 20)), 100L << 20, 64, 500);
   }
 }
