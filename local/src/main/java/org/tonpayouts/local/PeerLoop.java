@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -141,10 +142,10 @@ public final class PeerLoop {
     long deadline = System.nanoTime() + timeout.toNanos();
     try (ProgressDisplay progress = ProgressDisplay.open("peer", total, out)) {
       while (true) {
-        progress.update(loops.seen.size(), "restarts=" + loops.restarts.get());
+        progress.update(loops.settled.get(), "restarts=" + loops.restarts.get());
         try {
           every.get(250, TimeUnit.MILLISECONDS);
-          progress.update(loops.seen.size(), "restarts=" + loops.restarts.get());
+          progress.update(loops.settled.get(), "restarts=" + loops.restarts.get());
           return Optional.empty();
         } catch (TimeoutException e) {
           if (System.nanoTime() > deadline) {
@@ -165,6 +166,8 @@ public final class PeerLoop {
     private final ScheduledExecutorService timer;
     private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Long> cycles = new ConcurrentLinkedQueue<>();
+    /** How many are in {@link #seen}: a queue's size() walks it. */
+    private final AtomicInteger settled = new AtomicInteger();
     private final AtomicLong sendFailures = new AtomicLong();
     private final AtomicLong restarts = new AtomicLong();
     private final AtomicBoolean stopping = new AtomicBoolean();
@@ -206,6 +209,7 @@ public final class PeerLoop {
               if (moved) {
                 long now = clock.millis();
                 seen.add(new Seen(address, message.messageHash(), now));
+                settled.incrementAndGet();
                 cycles.add(now - startedMillis);
                 return CompletableFuture.completedFuture(null);
               }
