@@ -145,7 +145,9 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
     out.println("How it was measured");
     out.println("  throughput: settled transfers / time from producing the first request to receiving the last"
         + " settlement (read_committed consumer in the launcher, from the topic's end before the load); includes"
-        + " the ramp-up of the first block. W/L: wallets / block interval.");
+        + " the ramp-up of the first block. W/L: wallets / block interval. "
+        + (warmupTransfers > 0 ? "Before it, " + warmupTransfers + " transfers on the same wallets, not measured, so"
+            + " the JVMs have compiled what is hot." : "No warm-up load: the figures include the JVMs compiling."));
     out.println("  devnet capacity: before the pipeline's load, on the same devnet and an equal number of fresh"
         + " wallets, every message signed beforehand (one per wallet per round, seqnos 0, 1, ...); each wallet's next"
         + " one sent over HTTP (the apps' TON API client, at most " + clientInFlight + " requests in flight) as soon"
