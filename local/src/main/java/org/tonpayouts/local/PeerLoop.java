@@ -32,8 +32,9 @@ import org.tonpayouts.ton.wallet.SignedTransfer;
  * pipeline, a loop per wallet that repeats {read the seqno ({@code getWalletInformation}), sign,
  * {@code sendBocReturnHash}, wait and read the seqno again until it moves}. Every wallet runs its
  * loop at the same time on the same asynchronous TON API client the apps use, against the same
- * devnet. A message not applied by its {@code valid_until} (plus a margin) has expired unapplied:
- * the loop starts that transfer over with a fresh read, so nothing is paid twice.
+ * devnet. A send that failed is made again with the same message after the next read (safe: it can
+ * apply once). A message not applied by its {@code valid_until} (plus a margin) has expired
+ * unapplied: the loop starts that transfer over with a fresh read, so nothing is paid twice.
  *
  * <p>How long it waits between reads decides most of its speed; the default follows the TON SDK's
  * own helper ({@code tillNextSeqno} in {@code @ton/ton} waits 2 s between reads).
@@ -195,16 +196,8 @@ public final class PeerLoop {
       return readSeqno(address).thenCompose(seqno -> {
         Instant validUntil = clock.instant().plus(VALID_FOR);
         SignedTransfer message = wallets.signer().sign(id, seqno, validUntil, List.of(wallets.order(w, n, "peer")));
-        return call(() -> api.sendBocReturnHash(message.boc()))
-            .handle((sent, error) -> {
-              if (error != null) {
-                // a send that failed may still have been queued: reading the seqno tells
-                sendFailures.incrementAndGet();
-                log.debug("peer send failed wallet={} seqno={} error={}", address, seqno, error.toString());
-              }
-              return null;
-            })
-            .thenCompose(v -> awaitMove(address, seqno, validUntil))
+        return send(message)
+            .thenCompose(sent -> awaitMove(message, sent, validUntil))
             .thenCompose(moved -> {
               if (moved) {
                 long now = clock.millis();
@@ -221,16 +214,35 @@ public final class PeerLoop {
       });
     }
 
-    /** Reads after each poll interval until the seqno passes {@code seqno} (true) or the message has expired (false). */
-    private CompletableFuture<Boolean> awaitMove(TonAddress address, long seqno, Instant validUntil) {
-      return after(pollInterval).thenCompose(v -> readSeqno(address)).thenCompose(now -> {
-        if (now > seqno) {
+    /** Sends the message; true when the API took it (a failed send may still have been queued: the reads tell). */
+    private CompletableFuture<Boolean> send(SignedTransfer message) {
+      return call(() -> api.sendBocReturnHash(message.boc())).handle((sent, error) -> {
+        if (error != null) {
+          sendFailures.incrementAndGet();
+          log.info("peer send failed wallet={} seqno={} hash={} error={}", message.wallet(), message.seqno(),
+              message.messageHash(), error.getCause() != null ? error.getCause().toString() : error.toString());
+        }
+        return error == null;
+      });
+    }
+
+    /**
+     * Reads after each poll interval until the seqno passes the message's (true) or the message has
+     * expired (false); a send that failed is made again, with the same message, after each read that
+     * finds the seqno unmoved (re-sending the same message is safe: it can apply once).
+     */
+    private CompletableFuture<Boolean> awaitMove(SignedTransfer message, boolean sent, Instant validUntil) {
+      return after(pollInterval).thenCompose(v -> readSeqno(message.wallet())).thenCompose(now -> {
+        if (now > message.seqno()) {
           return CompletableFuture.completedFuture(true);
         }
         if (clock.instant().isAfter(validUntil.plus(EXPIRY_MARGIN))) {
           return CompletableFuture.completedFuture(false);
         }
-        return awaitMove(address, seqno, validUntil);
+        if (!sent && clock.instant().isBefore(validUntil)) {
+          return send(message).thenCompose(again -> awaitMove(message, again, validUntil));
+        }
+        return awaitMove(message, sent, validUntil);
       });
     }
 
