@@ -188,7 +188,7 @@ public final class DevnetCapacity {
           synchronized (this) {
             failures++;
           }
-          log.debug("capacity send failed wallet={} seqno={} error={}", message.wallet(), message.seqno(),
+          log.info("capacity send failed, sending it again wallet={} seqno={} error={}", message.wallet(), message.seqno(),
               error.toString());
           failed.add(wallet);
         }

@@ -36,13 +36,13 @@ public final class StackRun implements AutoCloseable {
   private final WalletSet wallets;
   private final List<AutoCloseable> toClose = new ArrayList<>();
   private final Thread shutdownHook;
+  /** Whether the children log one line per TON API request (not in a benchmark). */
+  private final boolean apiCallLog;
   private LocalStack stack;
   private StackProcesses processes;
   private BlockClock blockClock;
   private ChildConfig.AdminAccess admin;
   private volatile boolean closed;
-
-  private final boolean apiCallLog;
 
   private StackRun(RunOptions options, PrintWriter out, Clock clock, boolean apiCallLog) {
     this.options = options;
