@@ -86,7 +86,7 @@ public final class Benchmark {
     int n = settings.transfersPerWallet();
     run.fund();
     Optional<DevnetCapacity.Result> capacity = settings.skip().contains(Phase.CAPACITY) ? Optional.empty()
-        : Optional.of(new DevnetCapacity(run, clock, out, settings.clientInFlight())
+        : Optional.of(new DevnetCapacity(devnet, this::cpu, clock, out, settings.clientInFlight())
             .measure(FreshWallets.create(wallets), n));
 
     int warmup = warmupPerWallet(settings.warmupTransfers(), wallets);
@@ -112,7 +112,8 @@ public final class Benchmark {
     Optional<PipelinePhase> faulted = drained && settings.sendFaults().on()
         ? Optional.of(pipeline("bench-faults", n, Optional.of(settings.sendFaults()))) : Optional.empty();
     Optional<PeerLoop.Result> peer = drained && !settings.skip().contains(Phase.PEER)
-        ? Optional.of(new PeerLoop(run, clock, out, settings.peerPollInterval(), settings.clientInFlight())
+        ? Optional.of(new PeerLoop(devnet, run.blockClock().orElseThrow(), this::cpu, clock, out,
+            settings.peerPollInterval(), settings.clientInFlight())
             .run(FreshWallets.create(wallets), n, run.options().settleTimeoutFor(pipeline.load())))
         : Optional.empty();
 
@@ -141,14 +142,14 @@ public final class Benchmark {
     ApiCallCounts callsBefore = ApiCallCounts.scrape(run.processes());
     Faults.Counts faultsBefore = devnet.faults().counts();
     faults.ifPresent(f -> f.apply(devnet.faults()));
-    CpuTimes cpuBefore = CpuTimes.sample(run.processes(), run.stack().postgres().port());
+    CpuTimes cpuBefore = cpu();
     Settling settling;
     try {
       settling = run.settle(load, timeout(load, faults.isPresent()));
     } finally {
       faults.ifPresent(f -> devnet.faults().clear());
     }
-    CpuTimes cpu = CpuTimes.sample(run.processes(), run.stack().postgres().port()).minus(cpuBefore);
+    CpuTimes cpu = cpu().minus(cpuBefore);
     ApiCallCounts calls = callsSince(callsBefore, settling);
     Optional<Faults.Counts> fired = faults.map(f -> SendFaults.fired(faultsBefore, devnet.faults().counts()));
     return new PipelinePhase(load, settling, latency(settling), calls, cpu, fired);
@@ -195,6 +196,11 @@ public final class Benchmark {
       say("cannot read the children's meters after a partial run: %s", e.getMessage());
       return ApiCallCounts.none();
     }
+  }
+
+  /** CPU time so far of every process of the stack. */
+  private CpuTimes cpu() {
+    return CpuTimes.sample(run.processes(), run.stack().postgres().port());
   }
 
   private void say(String format, Object... args) {

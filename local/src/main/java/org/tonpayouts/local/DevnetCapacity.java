@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.devnet.Devnet;
@@ -53,14 +54,18 @@ public final class DevnetCapacity {
   }
 
   private final Devnet devnet;
-  private final StackRun run;
+  private final Supplier<CpuTimes> cpuTimes;
   private final Clock clock;
   private final PrintWriter out;
   private final int maxInFlight;
 
-  public DevnetCapacity(StackRun run, Clock clock, PrintWriter out, int maxInFlight) {
-    this.run = run;
-    this.devnet = run.stack().devnet().orElseThrow();
+  /**
+   * @param cpuTimes samples the CPU time of the processes to account ({@link CpuTimes#sample})
+   * @param maxInFlight sends in flight at most
+   */
+  public DevnetCapacity(Devnet devnet, Supplier<CpuTimes> cpuTimes, Clock clock, PrintWriter out, int maxInFlight) {
+    this.devnet = devnet;
+    this.cpuTimes = cpuTimes;
     this.clock = clock;
     this.out = out;
     this.maxInFlight = maxInFlight;
@@ -105,7 +110,7 @@ public final class DevnetCapacity {
     for (int w = 0; w < n; w++) {
       addresses[w] = wallets.wallets().address(wallets.wallets().subwalletId(w));
     }
-    CpuTimes cpuBefore = CpuTimes.sample(run.processes(), run.stack().postgres().port());
+    CpuTimes cpuBefore = cpuTimes.get();
     long started = clock.millis();
     long giveUpAt = started + deadline.toMillis();
     for (int w = 0; w < n; w++) {
@@ -162,7 +167,7 @@ public final class DevnetCapacity {
         }
       }
     }
-    CpuTimes cpu = CpuTimes.sample(run.processes(), run.stack().postgres().port()).minus(cpuBefore);
+    CpuTimes cpu = cpuTimes.get().minus(cpuBefore);
     Result result = new Result(n, rounds, applied, lastApplied - started, signMillis, sender.failures,
         ApiCallCounts.fromRegistry("capacity", registry), cpu, maxInFlight, stopped);
     log.info("devnet capacity wallets={} rounds={} applied={} elapsed_ms={} per_second={} send_failures={}", n, rounds,

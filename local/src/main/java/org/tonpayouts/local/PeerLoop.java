@@ -70,16 +70,25 @@ public final class PeerLoop {
     }
   }
 
-  private final StackRun run;
   private final Devnet devnet;
+  private final BlockClock blocks;
+  private final Supplier<CpuTimes> cpuTimes;
   private final Clock clock;
   private final PrintWriter out;
   private final Duration pollInterval;
   private final int maxInFlight;
 
-  public PeerLoop(StackRun run, Clock clock, PrintWriter out, Duration pollInterval, int maxInFlight) {
-    this.run = run;
-    this.devnet = run.stack().devnet().orElseThrow();
+  /**
+   * @param blocks the block times of {@code devnet}, for the latencies
+   * @param cpuTimes samples the CPU time of the processes to account ({@link CpuTimes#sample})
+   * @param pollInterval how long the loop waits between seqno reads
+   * @param maxInFlight requests in flight at most
+   */
+  public PeerLoop(Devnet devnet, BlockClock blocks, Supplier<CpuTimes> cpuTimes, Clock clock, PrintWriter out,
+      Duration pollInterval, int maxInFlight) {
+    this.devnet = devnet;
+    this.blocks = blocks;
+    this.cpuTimes = cpuTimes;
     this.clock = clock;
     this.out = out;
     this.pollInterval = pollInterval;
@@ -102,14 +111,14 @@ public final class PeerLoop {
     });
     try (TonApiClient api = new TonApiClient(config, registry)) {
       Loops loops = new Loops(wallets, api, new AsyncPermits(maxInFlight), timer);
-      CpuTimes cpuBefore = CpuTimes.sample(run.processes(), run.stack().postgres().port());
+      CpuTimes cpuBefore = cpuTimes.get();
       long started = clock.millis();
       List<CompletableFuture<Void>> all = new ArrayList<>();
       for (int w = 0; w < wallets.count(); w++) {
         all.add(loops.wallet(w, perWallet));
       }
       Optional<String> stopped = awaitAll(all, loops, (long) wallets.count() * perWallet, timeout);
-      CpuTimes cpu = CpuTimes.sample(run.processes(), run.stack().postgres().port()).minus(cpuBefore);
+      CpuTimes cpu = cpuTimes.get().minus(cpuBefore);
       loops.stop();
       List<Seen> seen = List.copyOf(loops.seen);
       long last = seen.stream().mapToLong(Seen::atMillis).max().orElse(started);
@@ -129,12 +138,12 @@ public final class PeerLoop {
   private record Seen(TonAddress wallet, String messageHash, long atMillis) {}
 
   private LoadLatency latency(List<Seen> seen) {
-    ChainBlocks blocks = new ChainBlocks(devnet);
+    ChainBlocks chain = new ChainBlocks(devnet);
     List<LoadLatency.Landing> landings = new ArrayList<>();
     for (Seen s : seen) {
-      landings.add(new LoadLatency.Landing(s.wallet(), blocks.byMessage(s.wallet(), s.messageHash()), s.atMillis()));
+      landings.add(new LoadLatency.Landing(s.wallet(), chain.byMessage(s.wallet(), s.messageHash()), s.atMillis()));
     }
-    return LoadLatency.measure(landings, run.blockClock().orElseThrow());
+    return LoadLatency.measure(landings, blocks);
   }
 
   private Optional<String> awaitAll(List<CompletableFuture<Void>> all, Loops loops, long total, Duration timeout)
