@@ -56,6 +56,11 @@ public final class DevnetMain implements Callable<Integer> {
   @Option(names = "--rate-limit-next", defaultValue = "0", description = "Fault: HTTP 429 for the next N requests.")
   int rateLimitNext;
 
+  @Option(names = "--rate-limit-scope", defaultValue = "ALL",
+      description = "Fault: which requests the rate limit hits: ${COMPLETION-CANDIDATES} (SENDS: sendBoc and"
+          + " sendBocReturnHash only; default ${DEFAULT-VALUE}).")
+  Faults.RateLimitScope rateLimitScope;
+
   @Option(names = "--transport-error-probability", defaultValue = "0",
       description = "Fault: probability that an accepted sendBoc is queued and then its exchange fails.")
   double transportErrorProbability;
@@ -139,7 +144,7 @@ public final class DevnetMain implements Callable<Integer> {
   private Devnet startDevnet() {
     Faults faults = new Faults(seed).apply(new Faults.Settings(latencyMs, rateLimitProbability, rateLimitNext,
         transportErrorProbability, transportErrorNext, transportErrorMode, dropProbability, dropNext,
-        staleBlocks, staleProbability, staleNext, lagBlocks, lagMs));
+        staleBlocks, staleProbability, staleNext, lagBlocks, lagMs, rateLimitScope));
     List<Credit> credits = new ArrayList<>();
     for (String spec : fund) {
       credits.add(Credit.parse(spec, false));

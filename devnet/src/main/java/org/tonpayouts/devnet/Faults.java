@@ -17,7 +17,9 @@ import java.util.function.UnaryOperator;
  *
  * <ul>
  *   <li>latency: every API request waits this long first;
- *   <li>rate limit: HTTP 429 with toncenter's body, the request is not processed;
+ *   <li>rate limit: HTTP 429 with toncenter's body, the request is not processed; on every API
+ *       request, or on sendBoc / sendBocReturnHash only ({@link RateLimitScope#SENDS}: a send
+ *       fault rate that leaves the reads alone);
  *   <li>transport error: an accepted sendBoc message IS queued, then the HTTP exchange fails
  *       (connection closed without a response, 502 or 504);
  *   <li>drop: sendBoc answers ok but the message never reaches the mempool;
@@ -44,6 +46,14 @@ public final class Faults {
     HTTP_504
   }
 
+  /** Which API requests the rate limit applies to. */
+  public enum RateLimitScope {
+    /** Every API request (reads, sends, masterchain info). */
+    ALL,
+    /** sendBoc and sendBocReturnHash only. */
+    SENDS
+  }
+
   /**
    * The replaceable settings ({@code GET/POST /admin/faults} body). Counters ({@code ...Next})
    * count down as faults fire and take precedence over the probabilities.
@@ -52,13 +62,14 @@ public final class Faults {
    * @param staleBlocks how many blocks behind stale reads are (0: stale reads off)
    * @param lagBlocks how many blocks behind the lagging node is (0: not lagging)
    * @param lagMs how long the lag lasts from when it was set, by devnet's clock (0: until cleared)
+   * @param rateLimitScope which requests the rate limit applies to (null: {@link RateLimitScope#ALL})
    */
   public record Settings(long latencyMs,
                          double rateLimitProbability, int rateLimitNext,
                          double transportErrorProbability, int transportErrorNext, TransportError transportError,
                          double dropProbability, int dropNext,
                          int staleBlocks, double staleProbability, int staleNext,
-                         int lagBlocks, long lagMs) {
+                         int lagBlocks, long lagMs, RateLimitScope rateLimitScope) {
     public Settings {
       if (latencyMs < 0) {
         throw new IllegalArgumentException("latencyMs must be >= 0, got " + latencyMs);
@@ -77,44 +88,53 @@ public final class Faults {
         throw new IllegalArgumentException("lagMs must be >= 0, got " + lagMs);
       }
       transportError = transportError == null ? TransportError.CLOSE : transportError;
+      rateLimitScope = rateLimitScope == null ? RateLimitScope.ALL : rateLimitScope;
     }
 
     /** No faults. */
     public static Settings none() {
-      return new Settings(0, 0, 0, 0, 0, TransportError.CLOSE, 0, 0, 0, 0, 0, 0, 0);
+      return new Settings(0, 0, 0, 0, 0, TransportError.CLOSE, 0, 0, 0, 0, 0, 0, 0, RateLimitScope.ALL);
     }
 
     public Settings withLatencyMs(long ms) {
       return new Settings(ms, rateLimitProbability, rateLimitNext, transportErrorProbability, transportErrorNext,
-          transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs);
+          transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs,
+          rateLimitScope);
     }
 
     public Settings withRateLimit(double probability, int next) {
       return new Settings(latencyMs, probability, next, transportErrorProbability, transportErrorNext,
-          transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs);
+          transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs,
+          rateLimitScope);
     }
 
     public Settings withTransportErrors(double probability, int next, TransportError how) {
       return new Settings(latencyMs, rateLimitProbability, rateLimitNext, probability, next, how, dropProbability,
-          dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs);
+          dropNext, staleBlocks, staleProbability, staleNext, lagBlocks, lagMs, rateLimitScope);
     }
 
     public Settings withDrop(double probability, int next) {
       return new Settings(latencyMs, rateLimitProbability, rateLimitNext, transportErrorProbability,
           transportErrorNext, transportError, probability, next, staleBlocks, staleProbability, staleNext, lagBlocks,
-          lagMs);
+          lagMs, rateLimitScope);
     }
 
     public Settings withStaleReads(int blocksBehind, double probability, int next) {
       return new Settings(latencyMs, rateLimitProbability, rateLimitNext, transportErrorProbability,
           transportErrorNext, transportError, dropProbability, dropNext, blocksBehind, probability, next, lagBlocks,
-          lagMs);
+          lagMs, rateLimitScope);
     }
 
     public Settings withLag(int blocksBehind, long ms) {
       return new Settings(latencyMs, rateLimitProbability, rateLimitNext, transportErrorProbability,
           transportErrorNext, transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext,
-          blocksBehind, ms);
+          blocksBehind, ms, rateLimitScope);
+    }
+
+    public Settings withRateLimitScope(RateLimitScope scope) {
+      return new Settings(latencyMs, rateLimitProbability, rateLimitNext, transportErrorProbability,
+          transportErrorNext, transportError, dropProbability, dropNext, staleBlocks, staleProbability, staleNext,
+          lagBlocks, lagMs, scope);
     }
 
     private static void checkProbability(String name, double p) {
@@ -212,7 +232,12 @@ public final class Faults {
     return change(s -> s.withRateLimit(p, s.rateLimitNext()));
   }
 
-  /** HTTP 429 on the next {@code n} API requests. */
+  /** HTTP 429 with probability {@code p} on the requests of {@code scope} (e.g. sends only). */
+  public synchronized Faults rateLimit(double p, RateLimitScope scope) {
+    return change(s -> s.withRateLimit(p, s.rateLimitNext()).withRateLimitScope(scope));
+  }
+
+  /** HTTP 429 on the next {@code n} API requests (of the rate limit's scope). */
   public synchronized Faults rateLimitNext(int n) {
     return change(s -> s.withRateLimit(s.rateLimitProbability(), n));
   }
@@ -281,9 +306,17 @@ public final class Faults {
     return settings.latencyMs();
   }
 
-  /** Whether this API request is answered with HTTP 429. */
-  public synchronized boolean nextRateLimited() {
+  /**
+   * Whether this API request is answered with HTTP 429; a request outside the rate limit's scope
+   * never is, and draws nothing (the fault sequence of the requests in scope stays the same).
+   *
+   * @param send the request is sendBoc or sendBocReturnHash
+   */
+  public synchronized boolean nextRateLimited(boolean send) {
     Settings s = settings;
+    if (s.rateLimitScope() == RateLimitScope.SENDS && !send) {
+      return false;
+    }
     if (s.rateLimitNext() > 0) {
       settings = s.withRateLimit(s.rateLimitProbability(), s.rateLimitNext() - 1);
       rateLimited++;

@@ -77,6 +77,31 @@ class FaultsTest {
   }
 
   @Test
+  void shouldRateLimitOnlySendsWhenScopedToSends() {
+    Devnet devnet = start(Duration.ofMillis(50), 1);
+    Http http = new Http(devnet);
+    devnet.fund(wallet.address, TON);
+    devnet.faults().rateLimit(1.0, Faults.RateLimitScope.SENDS);
+
+    Http.Response read = http.get("getMasterchainInfo", Map.of());
+    Http.Response rpcRead = http.rpc(1, "getWalletInformation", Map.of("address", wallet.address.toRaw()));
+    Http.Response send = http.post("sendBoc", Map.of("boc", transfer(0).boc()));
+    Http.Response rpcSend = http.rpc(2, "sendBocReturnHash", Map.of("boc", transfer(0).boc()));
+
+    assertThat(read.status()).as("reads are outside the scope").isEqualTo(200);
+    assertThat(rpcRead.status()).isEqualTo(200);
+    assertThat(send.status()).isEqualTo(429);
+    assertThat(rpcSend.status()).as("a JSON-RPC send is a send too").isEqualTo(429);
+    assertThat(devnet.faults().counts().rateLimited()).isEqualTo(2);
+    assertThat(devnet.faults().settings().rateLimitScope()).isEqualTo(Faults.RateLimitScope.SENDS);
+    devnet.awaitBlocks(2);
+    assertThat(devnet.seqno(wallet.address)).as("a 429 processed nothing").isZero();
+
+    devnet.faults().rateLimit(1.0, Faults.RateLimitScope.ALL);
+    assertThat(http.get("getMasterchainInfo", Map.of()).status()).isEqualTo(429);
+  }
+
+  @Test
   void shouldDrawProbabilisticFaultsFromTheSeed() {
     List<Integer> a = statuses(start(Duration.ofMillis(50), 42));
     List<Integer> b = statuses(start(Duration.ofMillis(50), 42));

@@ -2,52 +2,29 @@ package org.tonpayouts.local;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
-import org.tonpayouts.devnet.Devnet;
-import org.tonpayouts.devnet.chain.DevnetTransaction;
-import org.tonpayouts.schemas.Settlement;
-import org.tonpayouts.schemas.SettlementStatus;
 
 /**
- * Latency the pipeline adds beyond the chain's: for each settled transfer, the time the launcher
- * received its settlement minus the time the block holding its transaction became visible on
- * devnet ({@link BlockClock}). It covers the poller noticing the block, the confirmation's trip
- * through Kafka, streams-app settling it (ledger update) and the settlement's commit and delivery.
+ * Millisecond latencies of the transfers of a load, sorted, with nearest-rank percentiles; what
+ * each sample means is said by whoever measured it ({@link LoadLatency}).
  *
  * @param millis sorted latencies of the measured transfers
- * @param unmeasured settled transfers whose block time is unknown
+ * @param unmeasured transfers whose latency is unknown (e.g. their block's time was not seen)
  */
 public record AddedLatency(List<Long> millis, int unmeasured) {
-  public static AddedLatency measure(List<ObservedSettlement> settlements, WalletSet wallets, Devnet devnet,
-      BlockClock blocks) {
-    Map<Long, Map<Long, Long>> blockByLtByWallet = new HashMap<>();
-    List<Long> latencies = new ArrayList<>();
-    int unmeasured = 0;
-    for (ObservedSettlement observed : settlements) {
-      Settlement s = observed.settlement();
-      if (s.status() != SettlementStatus.SETTLED || s.lt() == null) {
-        continue;
-      }
-      Map<Long, Long> blockByLt = blockByLtByWallet.computeIfAbsent(s.subwalletId(), id -> {
-        Map<Long, Long> m = new HashMap<>();
-        for (DevnetTransaction tx : devnet.transactions(wallets.address(id))) {
-          m.put(tx.lt(), tx.blockSeqno());
-        }
-        return m;
-      });
-      Long block = blockByLt.get(s.lt());
-      OptionalLong blockMillis = block == null ? OptionalLong.empty() : blocks.millis(block);
-      if (blockMillis.isEmpty()) {
-        unmeasured++;
-        continue;
-      }
-      latencies.add(observed.observedAtMillis() - blockMillis.getAsLong());
-    }
-    Collections.sort(latencies);
-    return new AddedLatency(List.copyOf(latencies), unmeasured);
+  public AddedLatency {
+    millis = List.copyOf(millis);
+  }
+
+  /** The samples, sorted here, with nothing unmeasured. */
+  public static AddedLatency of(List<Long> millis) {
+    return of(millis, 0);
+  }
+
+  public static AddedLatency of(List<Long> millis, int unmeasured) {
+    List<Long> sorted = new ArrayList<>(millis);
+    Collections.sort(sorted);
+    return new AddedLatency(sorted, unmeasured);
   }
 
   /** Nearest-rank percentile ({@code p} in 0..100); 0 without samples. */

@@ -51,7 +51,7 @@ public final class Soak {
   private SoakReport run() throws InterruptedException {
     long started = clock.millis();
     say("soak seed %d (repeat the run with --seed %d)", options.seed(), options.seed());
-    try (StackRun run = StackRun.start(stack, INSTANCES, out, clock);
+    try (StackRun run = StackRun.start(stack, INSTANCES, out, clock, true);
         TonApiClient api = new TonApiClient(TonApiConfig.of(run.stack().devnet().orElseThrow().apiUrl())
             .withRequestsPerSecond(RunOptions.DEVNET_REQUESTS_PER_SECOND))) {
       run.fund();

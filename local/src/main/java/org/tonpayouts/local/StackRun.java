@@ -79,15 +79,18 @@ public final class StackRun implements AutoCloseable {
   private final WalletSet wallets;
   private final List<AutoCloseable> toClose = new ArrayList<>();
   private final Thread shutdownHook;
+  /** Whether the children log one line per TON API request (not in a benchmark). */
+  private final boolean apiCallLog;
   private LocalStack stack;
   private StackProcesses processes;
   private BlockClock blockClock;
   private ChildConfig.AdminAccess admin;
   private volatile boolean closed;
 
-  private StackRun(RunOptions options, Instances instances, PrintWriter out, Clock clock) {
+  private StackRun(RunOptions options, Instances instances, PrintWriter out, Clock clock, boolean apiCallLog) {
     this.options = options;
     this.instances = instances;
+    this.apiCallLog = apiCallLog;
     this.out = out;
     this.clock = clock;
     this.run = RunDirectory.create(options.dataDir(), clock);
@@ -100,14 +103,18 @@ public final class StackRun implements AutoCloseable {
 
   /** Starts the servers and both children and waits until the children have joined their groups. */
   public static StackRun start(RunOptions options, PrintWriter out, Clock clock) throws InterruptedException {
-    return start(options, Instances.ONE_EACH, out, clock);
+    return start(options, Instances.ONE_EACH, out, clock, true);
   }
 
-  /** Starts the servers and {@code instances} children and waits until they have joined their groups. */
-  public static StackRun start(RunOptions options, Instances instances, PrintWriter out, Clock clock)
-      throws InterruptedException {
+  /**
+   * Starts the servers and {@code instances} children and waits until they have joined their groups;
+   * {@code apiCallLog} false keeps the children from logging a line per TON API request (the benchmark
+   * reads their meters instead).
+   */
+  public static StackRun start(RunOptions options, Instances instances, PrintWriter out, Clock clock,
+      boolean apiCallLog) throws InterruptedException {
     options.home().requireJars();
-    StackRun run = new StackRun(options, instances, out, clock);
+    StackRun run = new StackRun(options, instances, out, clock, apiCallLog);
     Runtime.getRuntime().addShutdownHook(run.shutdownHook);
     try {
       run.startAll();
@@ -138,7 +145,7 @@ public final class StackRun implements AutoCloseable {
       log.warn("external TON API: wallets are not funded by the launcher subwallets={}..{}", wallets.firstSubwallet(),
           wallets.lastSubwallet());
     }
-    ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run, options.childSettings());
+    ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run, options.childSettings(), apiCallLog);
     admin = AdminTokens.create(run.file("admin-token"), LocalPorts.free());
     String streamsGroup = PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG)
         .toString();
@@ -241,12 +248,16 @@ public final class StackRun implements AutoCloseable {
 
   /**
    * Produces the load and waits, with a progress display, until every transfer has a settlement,
-   * the deadline passes or a child dies.
+   * the deadline passes or a child dies. Settlements of earlier loads are not read again.
    */
   public Settling settle(DemoLoad load) throws InterruptedException {
+    return settle(load, options.settleTimeoutFor(load));
+  }
+
+  /** Like {@link #settle(DemoLoad)}, waiting up to {@code timeout}. */
+  public Settling settle(DemoLoad load, Duration timeout) throws InterruptedException {
     List<TransferRef> refs = load.expected().stream().map(ExpectedTransfer::ref).toList();
-    Duration timeout = options.settleTimeoutFor(load);
-    try (SettlementWatcher watcher = SettlementWatcher.start(stack.kafka().bootstrapServers(), clock)) {
+    try (SettlementWatcher watcher = SettlementWatcher.fromNow(stack.kafka().bootstrapServers(), clock, refs)) {
       say("producing %d payout requests (%d transfers) on %d wallets; waiting up to %d s for their settlements",
           load.requestCount(), load.transferCount(), wallets.count(), timeout.toSeconds());
       long started = clock.millis();
@@ -255,10 +266,10 @@ public final class StackRun implements AutoCloseable {
       Optional<String> stopped = Optional.empty();
       try (ProgressDisplay progress = ProgressDisplay.open("settling", refs.size(), out)) {
         while (true) {
-          int done = watcher.settledCount(refs);
-          Map<SettlementStatus, Integer> counts = watcher.statusCounts(refs);
-          progress.update(done, "failed=" + (done - counts.get(SettlementStatus.SETTLED)));
-          if (done == refs.size()) {
+          SettlementWatcher.Tally tally = watcher.tally();
+          progress.update(tally.settled(), "failed=" + (tally.settled() - tally.statusCounts()
+              .get(SettlementStatus.SETTLED)));
+          if (tally.missing() == 0) {
             break;
           }
           Optional<ChildProcess> dead = processes.firstDead();
@@ -278,23 +289,17 @@ public final class StackRun implements AutoCloseable {
           watcher.awaitArrival(Duration.ofMillis(250));
         }
       }
-      return result(watcher, refs, started, stopped);
+      return result(watcher, started, stopped);
     }
   }
 
-  private Settling result(SettlementWatcher watcher, List<TransferRef> refs, long started, Optional<String> stopped) {
-    List<ObservedSettlement> first = new ArrayList<>();
-    for (TransferRef ref : refs) {
-      List<ObservedSettlement> seen = watcher.settlements(ref);
-      if (!seen.isEmpty()) {
-        first.add(seen.get(0));
-      }
-    }
-    long last = stopped.isPresent() ? clock.millis()
-        : first.stream().mapToLong(ObservedSettlement::observedAtMillis).max().orElse(started);
+  private Settling result(SettlementWatcher watcher, long started, Optional<String> stopped) {
+    SettlementWatcher.Tally tally = watcher.tally();
+    List<ObservedSettlement> first = new ArrayList<>(watcher.firstArrivals());
     first.sort(Comparator.comparingLong(ObservedSettlement::observedAtMillis));
-    Map<SettlementStatus, Integer> counts = new LinkedHashMap<>(watcher.statusCounts(refs));
-    return new Settling(started, last, counts, refs.size() - watcher.settledCount(refs), watcher.duplicateCount(refs),
+    long last = stopped.isPresent() ? clock.millis()
+        : first.isEmpty() ? started : first.get(first.size() - 1).observedAtMillis();
+    return new Settling(started, last, new LinkedHashMap<>(tally.statusCounts()), tally.missing(), tally.duplicates(),
         first, stopped);
   }
 

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.schemas.PayoutRequest;
@@ -60,23 +59,6 @@ class MeasurementsTest {
     assertThat(PeakHeap.fromGcLog(gc)).hasValue(121L << 20);
     assertThat(PeakHeap.fromGcLog(tmp.resolve("missing.log"))).isEmpty();
     assertThat(PeakHeap.launcher()).isPositive();
-  }
-
-  @Test
-  void shouldCountApiCallsByMethodAndSubtractAnEarlierCount() throws Exception {
-    Path log = tmp.resolve("api.log");
-    Files.writeString(log, String.join("\n",
-        "17:59:03.113 ton-api call method=getWalletInformation status=200 latencyMs=211 attempt=1",
-        "17:59:03.287 ton-api call method=sendBocReturnHash status=200 latencyMs=79 attempt=1", ""));
-    ApiCallCounts before = ApiCallCounts.read(List.of(log));
-    Files.writeString(log, "17:59:04.001 ton-api call method=getWalletInformation failed=\"x\" latencyMs=3 attempt=2\n",
-        java.nio.file.StandardOpenOption.APPEND);
-
-    ApiCallCounts after = ApiCallCounts.read(List.of(log, tmp.resolve("missing.log")));
-
-    assertThat(after.byMethod()).isEqualTo(Map.of("getWalletInformation", 2L, "sendBocReturnHash", 1L));
-    assertThat(after.minus(before).byMethod()).isEqualTo(Map.of("getWalletInformation", 1L));
-    assertThat(after.total()).isEqualTo(3);
   }
 
   @Test

@@ -30,8 +30,9 @@ import org.tonpayouts.devnet.chain.Chain;
  * devnet's HTTP server (JDK {@link HttpServer}): toncenter's API v2 under {@code /api/v2/} (GET
  * with query parameters, POST with a JSON body, and {@code POST /api/v2/jsonRPC}), the same API
  * of every named node under {@code /node/<name>/api/v2/} ({@link ApiNodes}), devnet's own
- * endpoints under {@code /admin/}. Applies each node's API faults: latency and HTTP 429 here,
- * send and read faults in {@link ToncenterMethods}.
+ * endpoints under {@code /admin/}. Applies each node's API faults: latency and HTTP 429 here
+ * (a JSON-RPC body is read first, so a send-only rate limit knows the method), send and read
+ * faults in {@link ToncenterMethods}.
  */
 public final class ApiServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
@@ -169,34 +170,34 @@ public final class ApiServer implements AutoCloseable {
         throw new CutConnection();
       }
     }
-    if (faults.nextRateLimited()) {
-      // toncenter's 429 body carries the text in "result", not "error" (TON-FACTS)
-      ObjectNode body = JSON.objectNode();
-      body.put("ok", false);
-      body.put("result", "Ratelimit exceed");
-      body.put("code", 429);
-      respond(exchange, 429, body);
-      return;
-    }
     boolean rpc = JSON_RPC.equals(method);
     JsonNode id = null;
     try {
+      // a JSON-RPC call names its method in the body: read it first, so a send-only rate limit can tell
+      JsonNode rpcBody = rpc ? readJson(exchange) : null;
+      String name = rpc ? rpcBody == null ? "" : rpcBody.path("method").asText("") : method;
+      if (faults.nextRateLimited(ToncenterMethods.isSend(name))) {
+        // toncenter's 429 body carries the text in "result", not "error" (TON-FACTS)
+        ObjectNode body = JSON.objectNode();
+        body.put("ok", false);
+        body.put("result", "Ratelimit exceed");
+        body.put("code", 429);
+        respond(exchange, 429, body);
+        return;
+      }
       ObjectNode params;
-      String name;
       if (rpc) {
-        JsonNode body = readJson(exchange);
+        JsonNode body = rpcBody;
         if (body == null || !body.isObject()) {
           throw ApiException.validation("JSON-RPC takes a JSON object {id, jsonrpc, method, params}");
         }
         id = body.get("id");
-        name = body.path("method").asText("");
         JsonNode p = body.get("params");
         params = p != null && p.isObject() ? (ObjectNode) p : JSON.objectNode();
         if (!ToncenterMethods.exists(name)) {
           throw new ApiException(422, "Unknown method");
         }
       } else {
-        name = method;
         if (!ToncenterMethods.exists(name)) {
           throw new ApiException(404, "Not Found");
         }

@@ -73,6 +73,11 @@ final class ToncenterMethods {
     };
   }
 
+  /** sendBoc and sendBocReturnHash: the requests a send-only rate limit applies to. */
+  static boolean isSend(String method) {
+    return "sendBoc".equals(method) || "sendBocReturnHash".equals(method);
+  }
+
   Reply call(String method, Params params) {
     Node node = node();
     return switch (method) {

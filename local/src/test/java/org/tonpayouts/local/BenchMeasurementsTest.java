@@ -1,0 +1,318 @@
+package org.tonpayouts.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
+import org.junit.jupiter.api.Test;
+import org.tonpayouts.devnet.Faults;
+import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.api.TonApiMetrics;
+import org.tonpayouts.ton.wallet.Subwallets;
+
+/** The benchmark's parsers, bounds and report logic, without a stack. */
+class BenchMeasurementsTest {
+  private static final String STREAMS_METRICS = String.join("\n",
+      "# HELP ton_api_requests_seconds TON HTTP API requests (each retry counts) by method and outcome",
+      "# TYPE ton_api_requests_seconds summary",
+      "ton_api_requests_seconds_count{application=\"streams-app\",method=\"getAddressInformation\",outcome=\"ok\"} 120",
+      "ton_api_requests_seconds_sum{application=\"streams-app\",method=\"getAddressInformation\",outcome=\"ok\"} 0.48",
+      "ton_api_requests_seconds_count{application=\"streams-app\",method=\"sendBocReturnHash\",outcome=\"ok\"} 100.0",
+      "ton_api_requests_seconds_count{application=\"streams-app\",method=\"sendBocReturnHash\","
+          + "outcome=\"rate_limited\",} 7",
+      "ton_api_requests_seconds_max{application=\"streams-app\",method=\"sendBocReturnHash\",outcome=\"ok\"} 0.01",
+      "ton_api_requests_seconds_countless{application=\"x\"} 5",
+      "");
+
+  @Test
+  void shouldReadTheClientsRequestCounterOutOfPrometheusText() {
+    ApiCallCounts counts = ApiCallCounts.parse("streams-app", STREAMS_METRICS);
+
+    assertThat(counts.total()).isEqualTo(227);
+    assertThat(counts.byProcessAndMethod()).containsExactly(
+        Map.entry("streams-app getAddressInformation", 120L), Map.entry("streams-app sendBocReturnHash", 107L));
+    assertThat(counts.failures()).containsExactly(Map.entry("streams-app sendBocReturnHash rate_limited", 7L));
+  }
+
+  @Test
+  void shouldSubtractAnEarlierScrapeAndLeaveOutWhatDidNotChange() {
+    ApiCallCounts before = ApiCallCounts.parse("chain-poller",
+        "ton_api_requests_seconds_count{method=\"getTransactions\",outcome=\"ok\"} 10\n"
+            + "ton_api_requests_seconds_count{method=\"getMasterchainInfo\",outcome=\"ok\"} 4\n");
+    ApiCallCounts after = ApiCallCounts.parse("chain-poller",
+        "ton_api_requests_seconds_count{method=\"getTransactions\",outcome=\"ok\"} 25\n"
+            + "ton_api_requests_seconds_count{method=\"getMasterchainInfo\",outcome=\"ok\"} 4\n");
+
+    assertThat(after.minus(before).byProcessAndMethod()).containsExactly(Map.entry("chain-poller getTransactions", 15L));
+    assertThat(after.minus(before).byProcess()).containsExactly(Map.entry("chain-poller", 15L));
+  }
+
+  @Test
+  void shouldParseEscapedLabelValuesAndRefuseABrokenSample() {
+    List<PrometheusText.Sample> samples = PrometheusText.samples(
+        "m{a=\"say \\\"hi\\\"\",b=\"back\\\\slash\"} 3 1700000000000\nm 4\n", "m");
+
+    assertThat(samples).hasSize(2);
+    assertThat(samples.get(0).label("a")).isEqualTo("say \"hi\"");
+    assertThat(samples.get(0).label("b")).isEqualTo("back\\slash");
+    assertThat(samples.get(0).value()).isEqualTo(3);
+    assertThat(samples.get(1).labels()).isEmpty();
+    assertThatThrownBy(() -> PrometheusText.samples("m{a=\"x} 3\n", "m")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> PrometheusText.samples("m{a=\"x\"} three\n", "m"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void shouldCountTheLaunchersOwnClientsFromTheSameMeter() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    Timer send = Timer.builder(TonApiMetrics.REQUESTS).tag("method", "sendBocReturnHash").tag("outcome", "ok")
+        .register(registry);
+    send.record(Duration.ofMillis(2));
+    send.record(Duration.ofMillis(3));
+    Timer.builder(TonApiMetrics.REQUESTS).tag("method", "getWalletInformation").tag("outcome", "timeout")
+        .register(registry).record(Duration.ofSeconds(10));
+
+    ApiCallCounts counts = ApiCallCounts.fromRegistry("peer", registry);
+
+    assertThat(counts.byProcessAndMethod()).containsExactly(
+        Map.entry("peer getWalletInformation", 1L), Map.entry("peer sendBocReturnHash", 2L));
+    assertThat(counts.failures()).containsExactly(Map.entry("peer getWalletInformation timeout", 1L));
+  }
+
+  @Test
+  void shouldKeepAtMostTheAllowedCallsInFlightAndStartTheOthersInOrder() {
+    AsyncPermits permits = new AsyncPermits(2);
+    List<CompletableFuture<Integer>> calls = new ArrayList<>();
+    List<Integer> started = new ArrayList<>();
+    List<CompletableFuture<Integer>> results = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      int n = i;
+      CompletableFuture<Integer> call = new CompletableFuture<>();
+      calls.add(call);
+      results.add(permits.run(() -> {
+        started.add(n);
+        return call;
+      }));
+    }
+
+    assertThat(started).containsExactly(0, 1);
+    calls.get(1).complete(1);
+    assertThat(started).containsExactly(0, 1, 2);
+    assertThat(results.get(1)).isCompletedWithValue(1);
+    calls.get(0).completeExceptionally(new IllegalStateException("boom"));
+    assertThat(started).containsExactly(0, 1, 2, 3);
+    assertThat(results.get(0)).isCompletedExceptionally();
+    assertThat(permits.inFlight()).isEqualTo(2);
+    calls.forEach(c -> c.complete(0));
+    assertThat(started).containsExactly(0, 1, 2, 3, 4);
+    assertThat(permits.inFlight()).isZero();
+  }
+
+  @Test
+  void shouldNotRecurseThroughALongQueueOfCallsThatCompleteAtOnce() {
+    AsyncPermits permits = new AsyncPermits(1);
+    CompletableFuture<Void> blocker = new CompletableFuture<>();
+    permits.run(() -> blocker);
+    AtomicInteger ran = new AtomicInteger();
+    List<CompletableFuture<Object>> queued = new ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      queued.add(permits.run(() -> {
+        ran.incrementAndGet();
+        return CompletableFuture.failedFuture(new IllegalStateException("refused"));
+      }));
+    }
+
+    blocker.complete(null);
+
+    assertThat(ran).hasValue(100_000);
+    assertThat(queued).allSatisfy(f -> assertThat(f).isCompletedExceptionally());
+    assertThat(permits.inFlight()).isZero();
+  }
+
+  @Test
+  void shouldTakeTheBenchOptionsAndKeepTheChildrenFromLoggingEveryApiRequest() {
+    picocli.CommandLine cli = LocalStackMain.commandLine();
+    cli.parseArgs("bench", "--wallets", "10", "--skip", "capacity,PEER", "--send-fault-rate", "0.1");
+    BenchCommand bench = cli.getSubcommands().get("bench").getCommand();
+
+    assertThat(bench.skip).containsExactly(Benchmark.Phase.CAPACITY, Benchmark.Phase.PEER);
+    assertThat(bench.sendFaultRate).isEqualTo(0.1);
+    assertThat(bench.peerPollMillis).isEqualTo(PeerLoop.DEFAULT_POLL_INTERVAL.toMillis());
+    assertThat(Benchmark.warmupPerWallet(500, 10)).isEqualTo(50);
+    assertThat(Benchmark.warmupPerWallet(500, 1000)).as("at least one each").isEqualTo(1);
+    assertThat(Benchmark.warmupPerWallet(0, 10)).isZero();
+    assertThatThrownBy(() -> LocalStackMain.commandLine().parseArgs("bench", "--wallets", "1", "--skip", "audit"))
+        .hasMessageContaining("'audit' is not a phase");
+    assertThat(ChildConfig.logbackXml(java.nio.file.Path.of("app.log")))
+        .doesNotContain("TonApiClient").contains("app.log");
+    assertThat(ChildConfig.logbackXml(java.nio.file.Path.of("app.log"), java.nio.file.Path.of("api.log")))
+        .contains("TonApiClient\" level=\"DEBUG\"");
+  }
+
+  @Test
+  void shouldSplitTheSendFaultRateEvenlyBetween429sAndDrops() {
+    SendFaults faults = new SendFaults(0.1);
+
+    assertThat(faults.rateLimitProbability()).isEqualTo(0.05);
+    double failing = faults.rateLimitProbability() + (1 - faults.rateLimitProbability()) * faults.dropProbability();
+    assertThat(failing).isCloseTo(0.1, within(1e-12));
+    assertThat(new SendFaults(0).on()).isFalse();
+    assertThatThrownBy(() -> new SendFaults(1.5)).hasMessageContaining("--send-fault-rate");
+
+    Faults devnetFaults = new Faults();
+    faults.apply(devnetFaults);
+    assertThat(devnetFaults.settings().rateLimitScope()).isEqualTo(Faults.RateLimitScope.SENDS);
+    assertThat(devnetFaults.settings().rateLimitProbability()).isEqualTo(0.05);
+    assertThat(devnetFaults.settings().dropProbability()).isEqualTo(faults.dropProbability());
+  }
+
+  @Test
+  void shouldReadTheMachinesAndTheCompilersBusyTimeFromProc() {
+    // user nice system idle iowait irq softirq steal: busy = 100+5+50+1+2+3 ticks, idle and iowait excluded
+    assertThat(CpuTimes.parseProcStatCpuLine("cpu  100 5 50 9999 77 1 2 3 0 0"))
+        .hasValue(Duration.ofMillis(1610));
+    assertThat(CpuTimes.parseProcStatCpuLine("cpu0 1 2 3 4 5 6 7 8")).isEmpty();
+
+    assertThat(CpuTimes.compilerTicks("4242 (C2 CompilerThre) S 1 4242 4242 0 -1 4194368 10 0 0 0 500 70 0 0 20 0"))
+        .as("utime + stime of a JIT compiler thread").isEqualTo(570);
+    assertThat(CpuTimes.compilerTicks("4243 (kafka-producer-) S 1 4242 4242 0 -1 4194368 10 0 0 0 500 70 0 0 20 0"))
+        .isZero();
+
+    CpuTimes earlier = new CpuTimes(Map.of("launcher", Duration.ofMillis(100)), Optional.of(Duration.ofMillis(1000)));
+    CpuTimes later = new CpuTimes(Map.of("launcher", Duration.ofMillis(400)), Optional.of(Duration.ofMillis(1500)));
+    assertThat(later.minus(earlier).others()).as("500 ms busy, 300 of them the stack's")
+        .hasValue(Duration.ofMillis(200));
+  }
+
+  @Test
+  void shouldMeasureAddedLatencyFromTheEarliestBlockThatCouldHaveHeldTheTransfer() {
+    TonAddress a = new Subwallets(RunKey.random().key(), 0).address(698983191L);
+    TonAddress b = new Subwallets(RunKey.random().key(), 0).address(698983191L);
+    // block n becomes visible at n * 400 ms
+    LongFunction<OptionalLong> blockMillis = n -> n <= 20 ? OptionalLong.of(n * 400) : OptionalLong.empty();
+    List<LoadLatency.Landing> landings = List.of(
+        new LoadLatency.Landing(a, OptionalLong.of(3), 3 * 400 + 50),   // first of a: from its own block
+        new LoadLatency.Landing(a, OptionalLong.of(4), 4 * 400 + 60),   // loop closed in one block
+        new LoadLatency.Landing(a, OptionalLong.of(9), 9 * 400 + 70),   // 4 blocks lost (a dropped send)
+        new LoadLatency.Landing(b, OptionalLong.of(5), 5 * 400 + 40),
+        new LoadLatency.Landing(b, OptionalLong.of(7), 7 * 400 + 80),   // one block missed
+        new LoadLatency.Landing(b, OptionalLong.of(30), 30 * 400 + 10), // block time unknown
+        new LoadLatency.Landing(b, OptionalLong.empty(), 99));          // transaction not found
+
+    LoadLatency latency = LoadLatency.measure(landings, blockMillis);
+
+    assertThat(latency.settlePath().millis()).containsExactly(40L, 50L, 60L, 70L, 80L);
+    assertThat(latency.added().millis()).containsExactly(40L, 50L, 60L, 80L + 400, 70L + 4 * 400);
+    assertThat(latency.added().unmeasured()).isEqualTo(2);
+  }
+
+  @Test
+  void shouldJudgeTheTargetsThatApplyToTheWalletCount() {
+    BenchReport report = report(100, 2_000, 8_500, List.of(60L, 80L, 90L, 500L), 5_000, Optional.of(50.0));
+
+    assertThat(report.limit()).isEqualTo(250.0);
+    assertThat(report.efficiency()).isCloseTo(0.941, within(0.001));
+    Map<String, BenchTargets.Verdict> verdicts = new java.util.HashMap<>();
+    BenchTargets.evaluate(report).forEach(t -> verdicts.put(t.name(), t.verdict()));
+    assertThat(verdicts).containsEntry("efficiency", BenchTargets.Verdict.MET)
+        .containsEntry("added latency", BenchTargets.Verdict.MISSED)
+        .containsEntry("API calls", BenchTargets.Verdict.MET)
+        .containsEntry("apps CPU", BenchTargets.Verdict.NOT_APPLICABLE)
+        .containsEntry("vs peer", BenchTargets.Verdict.MET)
+        .containsEntry("under faults", BenchTargets.Verdict.NOT_MEASURED);
+
+    BenchReport slow = report(1_000, 10_000, 60_000, List.of(60L), 35_000, Optional.empty());
+    Map<String, BenchTargets.Verdict> slowVerdicts = new java.util.HashMap<>();
+    BenchTargets.evaluate(slow).forEach(t -> slowVerdicts.put(t.name(), t.verdict()));
+    assertThat(slowVerdicts).as("166.7/s against a capacity of 400/s; 2.5 ms of apps CPU; 3.5 calls")
+        .containsEntry("efficiency", BenchTargets.Verdict.MISSED)
+        .containsEntry("added latency", BenchTargets.Verdict.NOT_APPLICABLE)
+        .containsEntry("apps CPU", BenchTargets.Verdict.MISSED)
+        .containsEntry("API calls", BenchTargets.Verdict.MISSED)
+        .containsEntry("vs peer", BenchTargets.Verdict.NOT_MEASURED);
+  }
+
+  @Test
+  void shouldMissEveryTargetALoadFeedsWhenItDidNotSettleCompletely() {
+    BenchReport whole = report(10, 200, 8_000, List.of(60L), 400, Optional.empty());
+    PipelinePhase cut = new PipelinePhase(whole.pipeline().load(), new Settling(0, 8_000,
+        whole.pipeline().settling().statusCounts(), 3, 0, List.of(), Optional.of("not every transfer settled")),
+        whole.pipeline().latency(), whole.pipeline().calls(), whole.pipeline().cpu(), Optional.empty());
+    BenchReport partial = new BenchReport(10, 400, 20, 2, 0.5, cut, Optional.empty(), whole.capacity(),
+        Optional.empty(), new SendFaults(0), Optional.empty(), 0, Map.of(), 0, 64, 0);
+
+    assertThat(BenchTargets.evaluate(whole)).filteredOn(t -> t.name().equals("API calls"))
+        .extracting(BenchTargets.Target::verdict).containsExactly(BenchTargets.Verdict.MET);
+    assertThat(BenchTargets.evaluate(partial)).filteredOn(t -> !t.name().equals("vs peer")
+            && !t.name().equals("under faults") && !t.name().equals("apps CPU"))
+        .extracting(BenchTargets.Target::verdict).containsOnly(BenchTargets.Verdict.MISSED);
+  }
+
+  @Test
+  void shouldPrintAndWriteEveryFigure() {
+    BenchReport report = report(100, 2_000, 8_500, List.of(60L, 80L, 90L, 500L), 5_000, Optional.of(50.0));
+    StringWriter text = new StringWriter();
+
+    report.print(new PrintWriter(text));
+    JsonNode json = BenchJson.of(report);
+
+    assertThat(text.toString()).contains("efficiency E          0.941 of W/L = 250.0 transfers/s")
+        .contains("against devnet        0.588 of devnet's measured capacity (400.0 transfers/s)")
+        .contains("against the peer      4.71 x")
+        .contains("API calls             2.50 per settled transfer (5000): streams-app sendBocReturnHash 2.50")
+        .contains("idle CPU              launcher 10.0 %, streams-app 2.5 % of a core; stack 12.5 %")
+        .contains("How it was measured");
+    assertThat(json.at("/pipeline/efficiency").asDouble()).isCloseTo(0.941, within(0.001));
+    assertThat(json.at("/pipeline/added_latency_ms/p99").asLong()).isEqualTo(500);
+    assertThat(json.at("/devnet_capacity/per_second").asDouble()).isEqualTo(400.0);
+    assertThat(json.at("/pipeline_over_peer").asDouble()).isCloseTo(4.71, within(0.01));
+    assertThat(json.at("/idle_cpu/percent_of_core/streams-app").asDouble()).isEqualTo(2.5);
+    assertThat(json.at("/targets").size()).isEqualTo(6);
+  }
+
+  /** A report of a run that settled {@code settled} transfers in {@code millis}, devnet capacity 400/s. */
+  private static BenchReport report(int wallets, int settled, long millis, List<Long> latencies, long sends,
+      Optional<Double> peerPerSecond) {
+    WalletSet set = new WalletSet(new Subwallets(RunKey.random().key(), 0), Subwallets.DEFAULT_SUBWALLET_ID, wallets,
+        10);
+    DemoLoad load = DemoLoad.bench(set, settled / wallets, "t", false, Instant.EPOCH);
+    Map<SettlementStatus, Integer> statuses = new EnumMap<>(SettlementStatus.class);
+    statuses.put(SettlementStatus.SETTLED, settled);
+    Settling settling = new Settling(0, millis, statuses, 0, 0, List.of(), Optional.empty());
+    ApiCallCounts calls = ApiCallCounts.parse("streams-app",
+        "ton_api_requests_seconds_count{method=\"sendBocReturnHash\",outcome=\"ok\"} " + sends + "\n");
+    CpuTimes cpu = new CpuTimes(Map.of("streams-app", Duration.ofMillis(settled * 2L),
+        "chain-poller", Duration.ofMillis(settled / 2)), Optional.empty());
+    PipelinePhase pipeline = new PipelinePhase(load, settling, new LoadLatency(AddedLatency.of(latencies),
+        AddedLatency.of(List.of(30L))), calls, cpu, Optional.empty());
+    IdleCpu idle = new IdleCpu(new CpuTimes(Map.of("streams-app", Duration.ofMillis(250), "launcher",
+        Duration.ofMillis(1000)), Optional.empty()), Duration.ofSeconds(10));
+    DevnetCapacity.Result capacity = new DevnetCapacity.Result(wallets, 20, 4_000, 10_000, 300, 0,
+        ApiCallCounts.none(), new CpuTimes(Map.of(), Optional.empty()), 64, Optional.empty());
+    Optional<PeerLoop.Result> peer = peerPerSecond.map(perSecond -> new PeerLoop.Result(wallets, 20,
+        (int) (perSecond * 10), 10_000, new LoadLatency(AddedLatency.of(List.of(900L)), AddedLatency.of(List.of(40L))),
+        AddedLatency.of(List.of(2100L)),
+        ApiCallCounts.none(), 0, 0, new CpuTimes(Map.of(), Optional.empty()), Duration.ofSeconds(2), 64,
+        Optional.empty()));
+    return new BenchReport(wallets, 400, settled / wallets, 2, 0.5, pipeline, Optional.of(idle),
+        Optional.of(capacity), peer, new SendFaults(0), Optional.empty(), 0,
+        Map.of("streams-app", OptionalLong.of(50L << 20)), 100L << 20, 64, 500);
+  }
+}
