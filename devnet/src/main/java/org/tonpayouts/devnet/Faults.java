@@ -169,6 +169,8 @@ public final class Faults {
   private long dropped;
   private long staleReads;
   private long laggedReads;
+  /** Requests waiting in the injected latency right now, by API method. */
+  private final java.util.Map<String, Integer> inLatency = new java.util.HashMap<>();
 
   /** No faults; decisions drawn from a generator seeded with 0. */
   public Faults() {
@@ -297,6 +299,27 @@ public final class Faults {
   }
 
   // ---- decisions, taken by the API server once per request ----------------------------------
+
+  /**
+   * Marks a request of {@code method} as waiting in the injected latency, until {@link #latencyOver};
+   * what {@link #waitingInLatency} reports.
+   */
+  public synchronized void latencyStarted(String method) {
+    inLatency.merge(method, 1, Integer::sum);
+  }
+
+  /** The request marked by {@link #latencyStarted} goes on to be processed. */
+  public synchronized void latencyOver(String method) {
+    inLatency.computeIfPresent(method, (m, n) -> n > 1 ? n - 1 : null);
+  }
+
+  /**
+   * How many requests of {@code method} (a toncenter method name, as in the URL) wait in the
+   * injected latency right now: a test can pause a client while one of its calls is in flight.
+   */
+  public synchronized int waitingInLatency(String method) {
+    return inLatency.getOrDefault(method, 0);
+  }
 
   /** Milliseconds this API request waits before it is processed (counted when positive). */
   public synchronized long nextLatencyMs() {

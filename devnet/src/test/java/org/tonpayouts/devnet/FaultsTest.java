@@ -58,6 +58,22 @@ class FaultsTest {
   }
 
   @Test
+  void shouldTellWhichRequestsWaitInTheLatencyRightNow() throws Exception {
+    Devnet devnet = start(Duration.ofMillis(50), 1);
+    Http http = new Http(devnet);
+    devnet.faults().latency(Duration.ofSeconds(2));
+
+    Thread caller = new Thread(() -> http.get("getMasterchainInfo", Map.of()));
+    caller.start();
+
+    await().atMost(Duration.ofSeconds(2)).until(() -> devnet.faults().waitingInLatency("getMasterchainInfo") == 1);
+    assertThat(devnet.faults().waitingInLatency("getAddressInformation")).isZero();
+    caller.join(10_000);
+    assertThat(caller.isAlive()).isFalse();
+    assertThat(devnet.faults().waitingInLatency("getMasterchainInfo")).as("answered: no longer waiting").isZero();
+  }
+
+  @Test
   void shouldRateLimitTheNextRequestsWithToncentersBody() {
     Devnet devnet = start(Duration.ofMillis(50), 1);
     Http http = new Http(devnet);

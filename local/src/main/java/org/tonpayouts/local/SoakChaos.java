@@ -47,7 +47,10 @@ final class SoakChaos implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
   /** How slow the zombie's API node gets just before the pause: long enough that a round of it is waiting then. */
   private static final Duration ZOMBIE_NODE_LATENCY = Duration.ofSeconds(3);
-  private static final Duration ZOMBIE_ROUND_IN_FLIGHT = Duration.ofMillis(1_500);
+  /** How long the zombie's wallets get early requests until one of its rounds waits for a wallet read. */
+  private static final Duration ZOMBIE_BAIT_TIMEOUT = Duration.ofSeconds(30);
+  /** The toncenter method of streams-app's wallet read (seqno, balance and node time in one answer). */
+  private static final String WALLET_READ = "getAddressInformation";
   private static final Duration ZOMBIE_REJOIN_TIMEOUT = Duration.ofSeconds(60);
   private static final int STALE_BLOCKS = 2;
   private static final int EPISODE_STRETCH = 4;
@@ -278,10 +281,7 @@ final class SoakChaos implements AutoCloseable {
     Faults nodeFaults = devnet.node(name).faults();
     long latencyBefore = nodeFaults.settings().latencyMs();
     nodeFaults.latency(ZOMBIE_NODE_LATENCY);
-    // work for its wallets now (the load's own next requests, produced early), so a round is in flight
-    int early = producer.produceEarly(walletsOf(held.keySet()));
-    log.info("zombie bait child={} partitions={} requests_produced_early={}", name, held.keySet(), early);
-    Thread.sleep(ZOMBIE_ROUND_IN_FLIGHT.toMillis());
+    boolean roundWaiting = baitARound(name, nodeFaults, walletsOf(held.keySet()));
     Instant pausedAt = clock.instant();
     zombie.pause();
     say("SIGSTOP %s (pid %d, partitions %s) until another instance takes them", name, zombie.pid(), held.keySet());
@@ -308,10 +308,38 @@ final class SoakChaos implements AutoCloseable {
     }
     List<String> refused = ledger.fencedRefusals().stream().filter(f -> !f.at().isBefore(pausedAt))
         .map(SoakLedger.Fenced::messageHash).toList();
-    ZombieEvidence evidence = new ZombieEvidence(name, zombie.pid(), List.copyOf(held.keySet()), paused,
+    ZombieEvidence evidence = new ZombieEvidence(name, zombie.pid(), List.copyOf(held.keySet()), paused, roundWaiting,
         takenOver, intentsBeforeRetake, fencedInLog, fencedMetric(zombie), refused);
     log.info("zombie evidence {}", evidence);
     return evidence;
+  }
+
+  /**
+   * Gives the zombie's wallets work (the load's own next requests, produced early) until one of its
+   * issuing rounds waits for a wallet read at its slowed API node: paused then, it resumes with a
+   * signed message to record, the write fencing must refuse. Without that wait a pause could fall
+   * between rounds, and the episode would prove nothing.
+   *
+   * @return whether a round was seen waiting (false: it is paused anyway, and the report says so)
+   */
+  private boolean baitARound(String name, Faults nodeFaults, Set<Long> wallets) throws InterruptedException {
+    long deadline = clock.millis() + ZOMBIE_BAIT_TIMEOUT.toMillis();
+    long produceAgainAt = 0;
+    int early = 0;
+    while (clock.millis() < deadline) {
+      if (nodeFaults.waitingInLatency(WALLET_READ) > 0) {
+        log.info("zombie bait taken child={} requests_produced_early={}", name, early);
+        return true;
+      }
+      if (clock.millis() >= produceAgainAt) {
+        early += producer.produceEarly(wallets);
+        produceAgainAt = clock.millis() + ZOMBIE_NODE_LATENCY.toMillis();
+      }
+      Thread.sleep(10);
+    }
+    log.warn("zombie bait not taken: no wallet read of child={} waited at its API node within {} s "
+        + "requests_produced_early={}", name, ZOMBIE_BAIT_TIMEOUT.toSeconds(), early);
+    return false;
   }
 
   /**

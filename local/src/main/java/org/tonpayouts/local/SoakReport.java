@@ -66,9 +66,11 @@ public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, Soa
       out.printf("  zombies           none%n");
     }
     for (ZombieEvidence z : chaos.zombies()) {
-      out.printf("  zombie            %s paused %.1f s holding partitions %s, taken over: %s; after SIGCONT %d"
+      out.printf("  zombie            %s paused %.1f s holding partitions %s (a round waiting for the API: %s),"
+              + " taken over: %s; after SIGCONT %d"
               + " write(s) refused by fencing (log %d, ton_tx_fenced_total %s), %d recorded before it took a"
-              + " partition again%n", z.child(), z.pausedSeconds(), z.partitionsHeld(), z.takenOver() ? "yes" : "NO",
+              + " partition again%n", z.child(), z.pausedSeconds(), z.partitionsHeld(),
+          z.roundWaitingWhenPaused() ? "yes" : "NO", z.takenOver() ? "yes" : "NO",
           z.refusedHashes().size(), z.fencedInLog(),
           z.fencedMetric().isPresent() ? String.format("%.0f", z.fencedMetric().getAsDouble()) : "n/a",
           z.intentsBeforeRetake());

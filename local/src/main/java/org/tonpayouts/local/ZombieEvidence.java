@@ -12,6 +12,8 @@ import java.util.OptionalDouble;
  * @param pid its process id
  * @param partitionsHeld partitions of payout.requests it held (by the ledger's partition owners) when paused
  * @param pausedSeconds how long it was stopped
+ * @param roundWaitingWhenPaused one of its issuing rounds waited for a wallet read at its API node
+ *     when it was paused, so it had a signed message to record once resumed
  * @param takenOver every partition it held had a newer epoch with another owner before it was resumed
  * @param intentsBeforeRetake messages its log shows recorded after the resume and before it took
  *     any partition again: a zombie's writes, which fencing must make impossible (must be 0)
@@ -23,6 +25,7 @@ import java.util.OptionalDouble;
  *     owner signing the same transfer with the same seqno in the same second makes the same message)
  */
 public record ZombieEvidence(String child, long pid, List<Integer> partitionsHeld, double pausedSeconds,
+                             boolean roundWaitingWhenPaused,
                              boolean takenOver, int intentsBeforeRetake, int fencedInLog,
                              OptionalDouble fencedMetric, List<String> refusedHashes) {
   public ZombieEvidence {

@@ -100,12 +100,14 @@ class ShortSoakTest {
     assertThat(report.chaos().zombies()).as("%s", printed).hasSize(1);
     ZombieEvidence zombie = report.chaos().zombies().get(0);
     assertThat(zombie.partitionsHeld()).as("it held partitions when paused").isNotEmpty();
+    assertThat(zombie.roundWaitingWhenPaused()).as("a round of it waited for a wallet read when paused").isTrue();
     assertThat(zombie.takenOver()).as("another instance took them (newer epochs)").isTrue();
     assertThat(zombie.pausedSeconds()).isGreaterThan(SESSION_TIMEOUT.toSeconds());
     assertThat(zombie.intentsBeforeRetake()).as("intents recorded by the zombie").isZero();
     assertThat(zombie.attemptedWrites()).as("its in-flight round tried to record once resumed").isTrue();
     assertThat(zombie.refusedHashes()).as("refused by the ledger (audit FENCED_WRITE_REFUSED)").isNotEmpty();
     assertThat(report.audit().fencedRefusals()).isGreaterThanOrEqualTo(zombie.refusedHashes().size());
+    assertThat(zombie.fencedMetric().orElse(0)).as("counted in its ton_tx_fenced_total").isGreaterThanOrEqualTo(1);
     assertThat(report.audit().violations(Rule.FENCED_MESSAGE_USED)).isZero();
     assertThat(report.audit().violations(Rule.SIGNED_OUTSIDE_LEDGER)).isZero();
   }

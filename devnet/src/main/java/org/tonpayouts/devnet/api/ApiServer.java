@@ -163,11 +163,14 @@ public final class ApiServer implements AutoCloseable {
     Faults faults = node.faults();
     long latency = faults.nextLatencyMs();
     if (latency > 0) {
+      faults.latencyStarted(method);
       try {
         Thread.sleep(latency);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new CutConnection();
+      } finally {
+        faults.latencyOver(method);
       }
     }
     boolean rpc = JSON_RPC.equals(method);

@@ -109,6 +109,8 @@ public final class IssuingRound {
         toSend.add(planned.submitted(recorded.row()));
       } else if (result instanceof RecordResult.Refused refused) {
         if (refused.refusal() == RecordResult.Refusal.FENCED) {
+          // counted here, not where the outcome is applied: a zombie's stream thread may be gone by then
+          metrics.fenced();
           outcomes.add(new IssueOutcome.Fenced(planned.task, refused.detail()));
         } else {
           // Someone else wrote first, or the world moved: the next round reads the ledger again.

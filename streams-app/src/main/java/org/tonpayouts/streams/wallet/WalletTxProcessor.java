@@ -465,7 +465,6 @@ public final class WalletTxProcessor implements Processor<String, Object, String
       reject(key, task.queued(), c.conflict().reason());
       dropHeadRequest(key, head);
     } else if (outcome instanceof IssueOutcome.Fenced f) {
-      deps.metrics().fenced();
       if (!fenced) {
         log.error("not the owner of partition {} any more, issuing nothing: {}", ownership.partition(), f.why());
       }
