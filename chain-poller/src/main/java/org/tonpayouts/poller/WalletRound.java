@@ -213,13 +213,20 @@ final class WalletRound {
     }
     if (candidates.size() == 1) {
       ChainTransaction tx = candidates.get(0);
+      // the match recovers the hash that applied (DESIGN.md): the verdict names that message, not
+      // the newest one this watch knows, which did not apply. It may be an attempt of the transfer
+      // this watch has not heard of yet (a re-check overtaken by the next attempt); the ledger,
+      // which knows every hash of the transfer, decides, and claims nothing for a message it never
+      // recorded.
       String hash = tx.inMsg() != null && tx.inMsg().hash() != null ? tx.inMsg().hash() : t.newestHash();
-      return verdict(wallet, t, t.newestHash(), ConfirmationStatus.CONFIRMED, tx,
+      Confirmation c = Confirmation.of(t.requestId(), t.transferId(), wallet.subwalletId(), hash, t.seqno(),
+          ConfirmationStatus.CONFIRMED, tx.id().hash(), tx.id().lt(), tx.utime(), tx.fee(),
           "recovered by destination and amount: none of the transfer's hashes " + t.hashes() + " is on chain, the"
               + " wallet seqno is " + state.seqno() + " past " + t.seqno() + ", and transaction " + tx.id().hash()
               + " (in_msg " + hash + ") is the only one since the submission paying " + t.amountNano() + " to "
               + t.destination(),
-          state.syncUtime(), now, "destination+amount");
+          now, state.syncUtime(), null);
+      return new Verdict(c, "destination+amount");
     }
     String reason = "wallet seqno moved to " + state.seqno() + " past the transfer's seqno " + t.seqno()
         + " but no transaction carries any of its message hashes " + t.hashes() + ", and "

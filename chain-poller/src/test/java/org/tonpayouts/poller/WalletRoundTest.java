@@ -225,7 +225,22 @@ class WalletRoundTest {
 
     assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
     assertThat(c.lt()).isEqualTo(300);
+    assertThat(c.messageHash()).as("the message that applied, not one of ours that did not").isEqualTo("01".repeat(32));
     assertThat(c.reason()).contains("recovered by destination and amount");
+  }
+
+  @Test
+  void shouldNameTheAttemptThatAppliedWhenAReCheckKnewOnlyAnOlderOne() {
+    // a re-check of attempt 1 (OLD_HASH only), overtaken by attempt 2 (HASH, same seqno) which applied
+    WatchedTransfer recheck = new WatchedTransfer("r", "r-t0", SEQNO, List.of(OLD_HASH), List.of(), VALID_UNTIL,
+        BOB.toRaw(), 1_000, false, SUBMITTED, true, null, false).withWindowScanned(false);
+
+    Confirmation c = only(WalletRound.apply(walletWith(recheck), seen(state(SEQNO + 1, 300, VALID_UNTIL + 20), true,
+        tx(300, HASH, List.of(payout(BOB, 1_000)))), AFTER_EXPIRY, SETTINGS));
+
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.messageHash()).isEqualTo(HASH);
+    assertThat(c.txHash()).isEqualTo(String.format("%064x", 300));
   }
 
   @Test

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.ledger.AuditEvent.Level;
@@ -246,6 +247,12 @@ public final class MessageTransitions {
     TransferRow open = settleTransfer(c, transfer, TransferStatus.RECONCILIATION_REQUIRED, why, null, null, now);
     AuditLog.insert(c, AuditEvent.about(flagged, Level.ERROR, Type.RECONCILIATION_REQUIRED, null, why), now);
     return new Applied(flagged, open);
+  }
+
+  /** The hash of the transfer's newest message, if the ledger holds any. */
+  Optional<String> newestMessageIn(Connection c, String requestId, String transferId) throws SQLException {
+    return LedgerSql.query(c, "select message_hash from ton_transactions where request_id = ? and transfer_id = ?"
+        + " order by attempt desc, id desc limit 1", rs -> rs.getString(1), requestId, transferId).stream().findFirst();
   }
 
   private static LedgerRow lockMessage(Connection c, String hash) throws SQLException {

@@ -6,6 +6,7 @@ import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.Confirmation;
@@ -65,8 +66,7 @@ public final class VerdictRecorder {
     }
     String hash = Checks.hash(v.messageHash(), "messageHash");
     VerdictResult result = switch (v.status()) {
-      case CONFIRMED -> transitions.confirmIn(c, hash, Checks.hash(v.txHash(), "txHash"), v.lt(), v.utime(),
-          v.feeNano(), now);
+      case CONFIRMED -> confirm(c, v, hash, now);
       case FAILED -> transitions.failIn(c, hash, LedgerSql.truncate(v.reason()), Checks.hashOrNull(v.txHash(), "txHash"),
           v.lt(), v.utime(), v.feeNano(), now);
       case EXPIRED -> transitions.expireIn(c, hash, v.evidenceUtime(), now);
@@ -82,6 +82,26 @@ public final class VerdictRecorder {
     }
     MessageTransitions.logResult(v.status().name(), hash, result);
     return new RecordedVerdict.OnMessage(command, result, aborted);
+  }
+
+  /**
+   * A transaction applied {@code hash} and paid the transfer. When the ledger never recorded that
+   * message (the poller recovered it by destination and amount: someone else's message paid the
+   * same), nothing of ours is claimed: the transfer is RECONCILIATION_REQUIRED with the evidence.
+   */
+  private VerdictResult confirm(Connection c, Confirmation v, String hash, Instant now) throws SQLException {
+    String tx = Checks.hash(v.txHash(), "txHash");
+    VerdictResult result = transitions.confirmIn(c, hash, tx, v.lt(), v.utime(), v.feeNano(), now);
+    if (!(result instanceof VerdictResult.Unknown)) {
+      return result;
+    }
+    Optional<String> newest = transitions.newestMessageIn(c, v.requestId(), v.transferId());
+    if (newest.isEmpty()) {
+      return result;
+    }
+    return transitions.reconcileIn(c, newest.get(), LedgerSql.truncate("transaction " + tx + " paid the transfer's"
+        + " destination and amount with message " + hash + ", which this service never signed; none of the"
+        + " transfer's own messages applied: completion by us cannot be proven (" + v.reason() + ")"), now);
   }
 
   /** The transfer a result is about, as it stands after it. */

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 
 /**
@@ -129,6 +130,48 @@ class MessageTransitionsTest {
         .containsExactly(tuple(AuditEvent.Type.EXPIRY_OVERTURNED, AuditEvent.Level.WARNING));
     assertThat(db.queryLong("select count(*) from ton_transactions where status = 'CONFIRMED' and seqno = 7"))
         .isEqualTo(1);
+  }
+
+  @Test
+  void shouldConfirmTheAttemptARecoveredHashNamesEvenWhenTheVerdictCameFromAWatchOfAnOlderOne() {
+    // a re-check of attempt 1 overtaken by attempt 2: the poller recovers the hash that applied (attempt 2's)
+    Intent first = record("req-1", 1, 7, "attempt-1");
+    assertThat(transitions.expire(first.messageHash(), validUntil(first))).isInstanceOf(VerdictResult.Applied.class);
+    Intent second = record("req-1", 2, 7, "attempt-2");
+    Confirmation recovered = Confirmation.of("req-1", "t-0", LedgerFixture.SUBWALLET, second.messageHash(), 7,
+        ConfirmationStatus.CONFIRMED, hash("tx-1"), 42L, 1_700L, 2_000L,
+        "recovered by destination and amount: none of the transfer's hashes [" + first.messageHash() + "] is on chain",
+        db.clock.instant());
+
+    List<RecordedVerdict> recorded = ledger.verdicts().record(List.of(new VerdictCommand(recovered, null, null, WALLET)));
+
+    assertThat(recorded).singleElement().isInstanceOfSatisfying(RecordedVerdict.OnMessage.class,
+        m -> assertThat(m.result()).isInstanceOf(VerdictResult.Applied.class));
+    assertThat(ledger.queries().attempts("req-1", "t-0"))
+        .extracting(LedgerRow::attempt, LedgerRow::status, LedgerRow::txHash)
+        .containsExactly(tuple(1, LedgerStatus.EXPIRED, null), tuple(2, LedgerStatus.CONFIRMED, hash("tx-1")));
+    assertThat(ledger.audit().forRequest("req-1")).as("no expiry overturned: attempt 1 never applied").isEmpty();
+  }
+
+  @Test
+  void shouldClaimNothingWhenAMessageTheLedgerNeverRecordedPaidTheTransfer() throws SQLException {
+    Intent ours = record("req-1", 1, 7, "m1");
+    transitions.markSent(List.of(ours.messageHash()));
+    Confirmation recovered = Confirmation.of("req-1", "t-0", LedgerFixture.SUBWALLET, hash("someone-else"), 7,
+        ConfirmationStatus.CONFIRMED, hash("tx-1"), 42L, 1_700L, 2_000L,
+        "recovered by destination and amount", db.clock.instant());
+
+    List<RecordedVerdict> recorded = ledger.verdicts().record(List.of(new VerdictCommand(recovered, null, null, WALLET)));
+
+    assertThat(recorded).singleElement().isInstanceOfSatisfying(RecordedVerdict.OnMessage.class,
+        m -> assertThat(m.result()).isInstanceOfSatisfying(VerdictResult.Applied.class, a -> {
+          assertThat(a.transfer().status()).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+          assertThat(a.transfer().reason()).contains(hash("tx-1"), hash("someone-else"), "never signed");
+          assertThat(a.transfer().txHash()).isNull();
+        }));
+    assertThat(ledger.queries().attempts("req-1", "t-0")).extracting(LedgerRow::status)
+        .containsExactly(LedgerStatus.RECONCILIATION_REQUIRED);
+    assertThat(db.queryLong("select count(*) from ton_transactions where status = 'CONFIRMED'")).isZero();
   }
 
   @Test
