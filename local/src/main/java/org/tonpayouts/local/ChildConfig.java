@@ -202,12 +202,7 @@ public final class ChildConfig {
    * touching the apps; Kafka's own chatter at WARN.
    */
   static String logbackXml(Path log, Path apiLog) {
-    return """
-        <configuration>
-          <appender name="FILE" class="ch.qos.logback.core.FileAppender">
-            <file>%s</file>
-            <encoder><pattern>%%d{HH:mm:ss.SSS} %%-5level [%%thread] %%logger{36} - %%msg%%n</pattern></encoder>
-          </appender>
+    return logbackXml(log, """
           <appender name="API_CALLS" class="ch.qos.logback.core.FileAppender">
             <file>%s</file>
             <encoder><pattern>%%d{HH:mm:ss.SSS} %%msg%%n</pattern></encoder>
@@ -215,30 +210,28 @@ public final class ChildConfig {
           <logger name="org.tonpayouts.ton.api.TonApiClient" level="DEBUG" additivity="false">
             <appender-ref ref="API_CALLS"/>
           </logger>
-          <logger name="org.apache.kafka" level="WARN"/>
-          <logger name="org.apache.kafka.streams.KafkaStreams" level="INFO"/>
-          <root level="INFO">
-            <appender-ref ref="FILE"/>
-          </root>
-        </configuration>
-        """.formatted(xmlEscape(log.toString()), xmlEscape(apiLog.toString()));
+        """.formatted(xmlEscape(apiLog.toString())));
   }
 
   /** The children's Logback set-up without the API-call log: the TON API client logs at INFO like the rest. */
   static String logbackXml(Path log) {
+    return logbackXml(log, "");
+  }
+
+  private static String logbackXml(Path log, String apiCallLogging) {
     return """
         <configuration>
           <appender name="FILE" class="ch.qos.logback.core.FileAppender">
             <file>%s</file>
             <encoder><pattern>%%d{HH:mm:ss.SSS} %%-5level [%%thread] %%logger{36} - %%msg%%n</pattern></encoder>
           </appender>
-          <logger name="org.apache.kafka" level="WARN"/>
+        %s  <logger name="org.apache.kafka" level="WARN"/>
           <logger name="org.apache.kafka.streams.KafkaStreams" level="INFO"/>
           <root level="INFO">
             <appender-ref ref="FILE"/>
           </root>
         </configuration>
-        """.formatted(xmlEscape(log.toString()));
+        """.formatted(xmlEscape(log.toString()), apiCallLogging);
   }
 
   private static String xmlEscape(String s) {

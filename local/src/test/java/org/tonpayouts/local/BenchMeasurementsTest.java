@@ -1,6 +1,7 @@
 package org.tonpayouts.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
@@ -163,7 +164,12 @@ class BenchMeasurementsTest {
     assertThat(ChildConfig.logbackXml(java.nio.file.Path.of("app.log")))
         .doesNotContain("TonApiClient").contains("app.log");
     assertThat(ChildConfig.logbackXml(java.nio.file.Path.of("app.log"), java.nio.file.Path.of("api.log")))
-        .contains("TonApiClient\" level=\"DEBUG\"");
+        .contains("TonApiClient\" level=\"DEBUG\"").contains("api.log");
+    for (String xml : List.of(ChildConfig.logbackXml(java.nio.file.Path.of("a&b.log")),
+        ChildConfig.logbackXml(java.nio.file.Path.of("app.log"), java.nio.file.Path.of("api.log")))) {
+      assertThatCode(() -> javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+          .parse(new org.xml.sax.InputSource(new java.io.StringReader(xml)))).as(xml).doesNotThrowAnyException();
+    }
   }
 
   @Test
