@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import org.tonpayouts.runtime.PayoutsConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -175,10 +176,27 @@ public final class AdminCommand {
     @ParentCommand
     AdminCommand admin;
 
-    static int post(AdminCommand admin, CommandSpec spec, String requestId, String transferId,
-        Map<String, Object> body) throws Exception {
-      return print(spec, admin.client().post("/admin/reconciliations/" + AdminClient.segment(requestId) + "/"
-          + AdminClient.segment(transferId) + "/resolve", COMPACT.writeValueAsString(body)));
+    /** What every resolution names: the transfer, who decides and why (a picocli mixin). */
+    static final class Target {
+      @Parameters(index = "0", paramLabel = "REQUEST_ID")
+      String requestId;
+      @Parameters(index = "1", paramLabel = "TRANSFER_ID")
+      String transferId;
+      @Option(names = "--operator", required = true, description = "Who decides (written to the audit log).")
+      String operator;
+      @Option(names = "--reason", required = true, description = "Why (written to the audit log).")
+      String reason;
+
+      /** Posts the resolution: {@code outcome}, then {@code details}, then who and why. */
+      int post(AdminCommand admin, CommandSpec spec, String outcome, Map<String, Object> details) throws Exception {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("outcome", outcome);
+        body.putAll(details);
+        body.put("operator", operator);
+        body.put("reason", reason);
+        return print(spec, admin.client().post("/admin/reconciliations/" + AdminClient.segment(requestId) + "/"
+            + AdminClient.segment(transferId) + "/resolve", COMPACT.writeValueAsString(body)));
+      }
     }
 
     @Command(name = "settled", mixinStandardHelpOptions = true,
@@ -189,30 +207,21 @@ public final class AdminCommand {
       Resolve resolve;
       @Spec
       CommandSpec spec;
-      @Parameters(index = "0", paramLabel = "REQUEST_ID")
-      String requestId;
-      @Parameters(index = "1", paramLabel = "TRANSFER_ID")
-      String transferId;
+      @Mixin
+      Target target;
       @Option(names = "--tx", required = true, paramLabel = "TX_HASH", description = "The paying transaction (hex).")
       String txHash;
       @Option(names = "--lt", description = "Its logical time: looks it up directly (else the wallet is searched).")
       Long lt;
-      @Option(names = "--operator", required = true, description = "Who decides (written to the audit log).")
-      String operator;
-      @Option(names = "--reason", required = true, description = "Why (written to the audit log).")
-      String reason;
 
       @Override
       public Integer call() throws Exception {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("outcome", "SETTLED");
-        body.put("txHash", txHash);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("txHash", txHash);
         if (lt != null) {
-          body.put("lt", lt);
+          details.put("lt", lt);
         }
-        body.put("operator", operator);
-        body.put("reason", reason);
-        return post(resolve.admin, spec, requestId, transferId, body);
+        return target.post(resolve.admin, spec, "SETTLED", details);
       }
     }
 
@@ -223,22 +232,12 @@ public final class AdminCommand {
       Resolve resolve;
       @Spec
       CommandSpec spec;
-      @Parameters(index = "0", paramLabel = "REQUEST_ID")
-      String requestId;
-      @Parameters(index = "1", paramLabel = "TRANSFER_ID")
-      String transferId;
-      @Option(names = "--operator", required = true, description = "Who decides (written to the audit log).")
-      String operator;
-      @Option(names = "--reason", required = true, description = "Why (written to the audit log).")
-      String reason;
+      @Mixin
+      Target target;
 
       @Override
       public Integer call() throws Exception {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("outcome", "FAILED");
-        body.put("operator", operator);
-        body.put("reason", reason);
-        return post(resolve.admin, spec, requestId, transferId, body);
+        return target.post(resolve.admin, spec, "FAILED", Map.of());
       }
     }
   }

@@ -44,17 +44,7 @@ public final class Resolutions {
    */
   public ResolutionResult settle(String requestId, String transferId, ChainPayment payment, String operator,
       String note) {
-    String who = LedgerSql.truncate(Checks.nonBlank(operator, "operator").strip());
-    String why = LedgerSql.truncate(Checks.nonBlank(note, "note").strip());
-    Instant now = sql.now();
-    ResolutionResult result = sql.transaction("settle " + requestId + "/" + transferId + " by resolution", c -> {
-      TransferRow transfer = lock(c, requestId, transferId);
-      if (transfer == null) {
-        return new NotFound(requestId, transferId);
-      }
-      if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
-        return new NotReconcilable(transfer);
-      }
+    return resolve("SETTLED", requestId, transferId, operator, note, (c, transfer, who, why, now) -> {
       List<String> claimants = claimants(c, payment.txHash(), transfer);
       if (claimants.size() >= payment.payingOutMessages()) {
         return new Refused(transfer, "transaction " + payment.txHash() + " pays " + transfer.amountNano()
@@ -71,28 +61,14 @@ public final class Resolutions {
       AuditEvent audit = AuditLog.insert(c, new AuditEvent(0, null, Level.WARNING, Type.OPERATOR_RESOLUTION,
           settled.subwalletId(), settled.walletAddress(), requestId, transferId, settled.seqno(),
           settled.messageHash(), payment.txHash(), detail), now);
-      Settlement settlement = settlement(settled, SettlementStatus.SETTLED, payment, null, now)
-          .resolvedBy(new Resolution(who, why, audit.id(), now));
-      queue(c, settled, audit, settlement, now);
-      return new Resolved(settled, audit, settlement);
+      return resolved(c, settled, audit, settlement(settled, SettlementStatus.SETTLED, payment, null, now), who, why,
+          now);
     });
-    logResult("SETTLED", requestId, transferId, who, result);
-    return result;
   }
 
   /** Fails the transfer: the operator established that it was not paid (and will not be). */
   public ResolutionResult fail(String requestId, String transferId, String operator, String note) {
-    String who = LedgerSql.truncate(Checks.nonBlank(operator, "operator").strip());
-    String why = LedgerSql.truncate(Checks.nonBlank(note, "note").strip());
-    Instant now = sql.now();
-    ResolutionResult result = sql.transaction("fail " + requestId + "/" + transferId + " by resolution", c -> {
-      TransferRow transfer = lock(c, requestId, transferId);
-      if (transfer == null) {
-        return new NotFound(requestId, transferId);
-      }
-      if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
-        return new NotReconcilable(transfer);
-      }
+    return resolve("FAILED", requestId, transferId, operator, note, (c, transfer, who, why, now) -> {
       String reason = LedgerSql.truncate("resolved FAILED by " + who + ": " + why);
       TransferRow failed = LedgerSql.query(c, "update payout_transfers set status = 'FAILED', reason = ?,"
               + " updated_at = ?, settled_at = ? where request_id = ? and transfer_id = ? returning "
@@ -100,13 +76,45 @@ public final class Resolutions {
           LedgerRows::transfer, reason, now, now, requestId, transferId).get(0);
       AuditEvent audit = AuditLog.insert(c, AuditEvent.about(failed, Level.WARNING, Type.OPERATOR_RESOLUTION,
           reason + " (was: " + transfer.reason() + ")"), now);
-      Settlement settlement = settlement(failed, SettlementStatus.FAILED, null, reason, now)
-          .resolvedBy(new Resolution(who, why, audit.id(), now));
-      queue(c, failed, audit, settlement, now);
-      return new Resolved(failed, audit, settlement);
+      return resolved(c, failed, audit, settlement(failed, SettlementStatus.FAILED, null, reason, now), who, why, now);
     });
-    logResult("FAILED", requestId, transferId, who, result);
+  }
+
+  /** What a resolution does once its transfer is locked and known to await one. */
+  private interface Decision {
+    ResolutionResult apply(Connection c, TransferRow transfer, String who, String why, Instant now)
+        throws SQLException;
+  }
+
+  /**
+   * One resolution, in one transaction: the operator and note checked, the transfer locked,
+   * refused unless it is RECONCILIATION_REQUIRED, then {@code decision}; the outcome is logged.
+   */
+  private ResolutionResult resolve(String outcome, String requestId, String transferId, String operator, String note,
+      Decision decision) {
+    String who = LedgerSql.truncate(Checks.nonBlank(operator, "operator").strip());
+    String why = LedgerSql.truncate(Checks.nonBlank(note, "note").strip());
+    Instant now = sql.now();
+    ResolutionResult result = sql.transaction(outcome + " " + requestId + "/" + transferId + " by resolution", c -> {
+      TransferRow transfer = lock(c, requestId, transferId);
+      if (transfer == null) {
+        return new NotFound(requestId, transferId);
+      }
+      if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
+        return new NotReconcilable(transfer);
+      }
+      return decision.apply(c, transfer, who, why, now);
+    });
+    logResult(outcome, requestId, transferId, who, result);
     return result;
+  }
+
+  /** The transfer's second settlement, carrying the resolution, queued in the outbox with the audit row. */
+  private static Resolved resolved(Connection c, TransferRow transfer, AuditEvent audit, Settlement settlement,
+      String who, String why, Instant now) throws SQLException {
+    Settlement resolved = settlement.resolvedBy(new Resolution(who, why, audit.id(), now));
+    queue(c, transfer, audit, resolved, now);
+    return new Resolved(transfer, audit, resolved);
   }
 
   private static TransferRow lock(Connection c, String requestId, String transferId) throws SQLException {
