@@ -23,7 +23,6 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.Confirmation;
@@ -64,7 +63,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private final Queue<Runnable> completed = new ConcurrentLinkedQueue<>();
 
   private ProcessorContext<String, Confirmation> context;
-  private KeyValueStore<String, WatchedWallet> store;
+  private WatchedWallets store;
   /** Keys of entries that need polling; loaded from the (restored) store on the first tick. */
   private final Set<String> watched = new HashSet<>();
   private boolean indexLoaded;
@@ -104,7 +103,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   @Override
   public void init(ProcessorContext<String, Confirmation> context) {
     this.context = context;
-    this.store = context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE);
+    this.store = new WatchedWallets(context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE));
     // the first tick loads the watch list from the store, then ticks continue only while needed
     poll = context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::onPollTick);
   }

@@ -20,6 +20,18 @@ import java.util.Map;
 public record ChildSpec(String name, Path jar, Path configFile, Path logbackFile, Path logFile, Path apiCallLog,
                         Path gcLog, Path consoleFile, Map<String, String> env, int metricsPort) {
   public static final String MAX_HEAP = "-Xmx256m";
+  /** The environment variable that replaces {@link #DEFAULT_JAVA_OPTS} for the local stack's JVMs ({@code payouts} reads it too). */
+  public static final String JAVA_OPTS_ENV = "PAYOUTS_JAVA_OPTS";
+  /**
+   * The local stack's JVMs compile with C1 only. On the 2-core machines it runs on, five processes
+   * share the cores, and C2 compiling the broker's, devnet's and the apps' hot code kept about a
+   * core busy for minutes after start: {@code ./payouts bench --wallets 100} measured 0.8 of a core
+   * in the three JVMs' compiler threads during the measured load, starving the pipeline (67
+   * transfers/s, p99 8.5 s); with C1 only, 0.01 of a core and 137 transfers/s, p99 1.6 s, at the same
+   * CPU per transfer once warm. A deployment with cores to spare keeps the JVM's default; so can
+   * this stack: {@code PAYOUTS_JAVA_OPTS=} (empty) or any other options.
+   */
+  public static final String DEFAULT_JAVA_OPTS = "-XX:TieredStopAtLevel=1";
 
   public ChildSpec {
     env = Map.copyOf(env);
@@ -27,9 +39,18 @@ public record ChildSpec(String name, Path jar, Path configFile, Path logbackFile
 
   /** The command line: {@code java -Xmx256m ... -jar <jar> --config <file>}; never carries a secret. */
   public List<String> command(Path javaBinary) {
-    return List.of(javaBinary.toString(), MAX_HEAP, "-XX:+ExitOnOutOfMemoryError",
-        "-Xlog:gc:file=" + gcLog, "-Dlogback.configurationFile=" + logbackFile,
-        "-jar", jar.toString(), "--config", configFile.toString());
+    List<String> command = new java.util.ArrayList<>(List.of(javaBinary.toString(), MAX_HEAP,
+        "-XX:+ExitOnOutOfMemoryError"));
+    command.addAll(javaOptions(System.getenv()));
+    command.addAll(List.of("-Xlog:gc:file=" + gcLog, "-Dlogback.configurationFile=" + logbackFile,
+        "-jar", jar.toString(), "--config", configFile.toString()));
+    return List.copyOf(command);
+  }
+
+  /** {@link #DEFAULT_JAVA_OPTS}, or what {@link #JAVA_OPTS_ENV} says when it is set (empty: none). */
+  static List<String> javaOptions(Map<String, String> env) {
+    String options = env.getOrDefault(JAVA_OPTS_ENV, DEFAULT_JAVA_OPTS).strip();
+    return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
   }
 
   /** {@code http://127.0.0.1:<metricsPort><path>}, e.g. for {@code /metrics} or {@code /health/ready}. */

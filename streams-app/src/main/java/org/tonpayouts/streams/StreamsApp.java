@@ -28,6 +28,7 @@ import org.tonpayouts.streams.topology.PayoutTopology;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
 import org.tonpayouts.streams.io.Resender;
+import org.tonpayouts.streams.io.SendRecorder;
 import org.tonpayouts.streams.wallet.IssuingRound;
 import org.tonpayouts.streams.wallet.WalletIo;
 import org.tonpayouts.streams.wallet.WalletTxDependencies;
@@ -126,9 +127,10 @@ public final class StreamsApp implements AutoCloseable {
     TransferSigner signer = new TransferSigner(subwallets);
     Resender resender = new Resender(api, ledger, clock, new Resender.Settings(config.resendAfter(),
         config.resendInterval()), metrics);
+    SendRecorder sends = new SendRecorder(ledger, resender, metrics, config.seqnoFetchTimeout());
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
-        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, resender);
-    WalletIo io = new WalletIo(round, ledger, resender);
+        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, sends);
+    WalletIo io = new WalletIo(round, ledger, resender, sends);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
     RequestRules rules = RequestRules.from(config);
     metrics.batchIncomplete(clock, config.batchIncompleteThreshold());

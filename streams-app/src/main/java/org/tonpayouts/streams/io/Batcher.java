@@ -11,10 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One I/O thread that runs jobs in batches: it waits for a job, takes every job queued by then
+ * I/O threads that run jobs in batches: a thread waits for a job, takes every job queued by then
  * (from any stream task of the instance), and hands them to {@code runBatch} together, so a batch
  * costs a fixed number of round trips whatever its size. Jobs submitted while a batch runs form
- * the next one, so under load batches grow instead of queueing up.
+ * the next one, so under load batches grow instead of queueing up. With more than one thread,
+ * jobs submitted while a batch runs are taken by an idle thread at once instead of waiting for
+ * the running batch's slowest round trip; the caller must then not submit two jobs that may not
+ * run at the same time.
  *
  * <p>{@code runBatch} must complete every job (deliver its result, or its failure) and must not
  * throw; a throw is logged and the jobs of that batch are handed to {@code onCrash}.
@@ -26,18 +29,30 @@ public final class Batcher<J> implements AutoCloseable {
   private final BlockingQueue<J> queue = new LinkedBlockingQueue<>();
   private final Consumer<List<J>> runBatch;
   private final Consumer<List<J>> onCrash;
-  private final Thread thread;
+  private final List<Thread> threads = new ArrayList<>();
   private volatile boolean closed;
   /** Jobs submitted and not yet handed back (queued or in the running batch). */
   private final java.util.concurrent.atomic.AtomicInteger unfinished = new java.util.concurrent.atomic.AtomicInteger();
 
+  /** One thread: batches run one after the other. */
   public Batcher(String name, Consumer<List<J>> runBatch, Consumer<List<J>> onCrash) {
+    this(name, 1, runBatch, onCrash);
+  }
+
+  /** {@code threads} threads: up to that many batches run at once. */
+  public Batcher(String name, int threads, Consumer<List<J>> runBatch, Consumer<List<J>> onCrash) {
     this.name = Objects.requireNonNull(name, "name");
     this.runBatch = Objects.requireNonNull(runBatch, "runBatch");
     this.onCrash = Objects.requireNonNull(onCrash, "onCrash");
-    this.thread = new Thread(this::loop, name);
-    thread.setDaemon(true);
-    thread.start();
+    if (threads < 1) {
+      throw new IllegalArgumentException(name + " needs at least one thread, got " + threads);
+    }
+    for (int i = 0; i < threads; i++) {
+      Thread thread = new Thread(this::loop, threads == 1 ? name : name + "-" + i);
+      thread.setDaemon(true);
+      this.threads.add(thread);
+      thread.start();
+    }
   }
 
   /** Queues {@code job} for the next batch; never blocks. */
@@ -100,9 +115,11 @@ public final class Batcher<J> implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    thread.interrupt();
+    threads.forEach(Thread::interrupt);
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(5));
+      for (Thread thread : threads) {
+        thread.join(TimeUnit.SECONDS.toMillis(5));
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -3,6 +3,7 @@ package org.tonpayouts.streams.topology;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.tonpayouts.schemas.JsonSerde;
@@ -46,7 +47,10 @@ public final class PayoutTopology {
 
     topology.addSource(REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
         Topics.PAYOUT_REQUESTS.name());
-    topology.addSource(CONFIRMATIONS_SOURCE, Topics.PAYOUT_CONFIRMATIONS.keySerde().deserializer(),
+    // verdicts before requests: a request backlog must not hold up the loops already running
+    // (earliest is Kafka Streams' default reset; this overload only asks for it to be spelled out)
+    topology.addSource(AutoOffsetReset.earliest(), CONFIRMATIONS_SOURCE, new VerdictsFirst(),
+        Topics.PAYOUT_CONFIRMATIONS.keySerde().deserializer(),
         Topics.PAYOUT_CONFIRMATIONS.valueSerde().deserializer(), Topics.PAYOUT_CONFIRMATIONS.name());
 
     topology.addProcessor(RequestValidationProcessor.NAME, validator::get, REQUESTS_SOURCE);

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.TransferRequest;
-import org.tonpayouts.streams.io.Resender;
+import org.tonpayouts.streams.io.SendRecorder;
 import org.tonpayouts.streams.ledger.AuditEvent;
 import org.tonpayouts.streams.ledger.Intent;
 import org.tonpayouts.streams.ledger.Ledger;
@@ -32,7 +32,6 @@ import org.tonpayouts.streams.wallet.IssueOutcome.Duplicate;
 import org.tonpayouts.streams.wallet.IssueOutcome.Submitted;
 import org.tonpayouts.ton.address.ParsedAddress;
 import org.tonpayouts.ton.address.TonAddress;
-import org.tonpayouts.ton.api.SentMessage;
 import org.tonpayouts.ton.api.TonApi;
 import org.tonpayouts.ton.api.WalletSnapshot;
 import org.tonpayouts.ton.wallet.SignedTransfer;
@@ -50,9 +49,14 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * wallet fresh (seqno, balance and the node's time from one answer; all wallets concurrently),
  * let {@link SeqnoGuard} decide the seqno (a transfer keeps the seqno of its first message for
  * every attempt), fail a transfer the wallet cannot pay before signing it, sign, record all
- * intents in one ledger transaction, and only then send them all at once. A send that fails or
+ * intents in one ledger transaction, and only then send them all at once. The round ends there;
+ * the answers to its sends are recorded as they come ({@link SendRecorder}). A send that fails or
  * times out is not a failure: the message may have been delivered, so it is watched like any
  * other and only the chain decides.
+ *
+ * <p>Thread-safe: several rounds may run at once, on different wallets; the ledger's constraints
+ * (one live message per transfer, one transfer per seqno of a wallet, the partition's fencing
+ * token) hold whatever runs concurrently.
  */
 public final class IssuingRound {
   private static final Logger log = LoggerFactory.getLogger(IssuingRound.class);
@@ -66,18 +70,18 @@ public final class IssuingRound {
   private final Clock clock;
   private final Settings settings;
   private final PayoutMetrics metrics;
-  private final Resender resender;
+  private final SendRecorder sends;
 
-  /** @param resender re-sends the round's messages that get no verdict (same BOC) */
+  /** @param sends records the API's answers to the round's sends, and has their messages re-sent until decided */
   public IssuingRound(TonApi api, TransferSigner signer, Ledger ledger, Clock clock, Settings settings,
-      PayoutMetrics metrics, Resender resender) {
+      PayoutMetrics metrics, SendRecorder sends) {
     this.api = api;
     this.signer = signer;
     this.ledger = ledger;
     this.clock = clock;
     this.settings = settings;
     this.metrics = metrics;
-    this.resender = resender;
+    this.sends = sends;
   }
 
   public List<IssueOutcome> run(List<IssueTask> given) {
@@ -318,39 +322,16 @@ public final class IssuingRound {
     return transfer.bounce() != null ? transfer.bounce() : TonAddress.parseWithFlags(transfer.destination()).bounceable();
   }
 
-  /** Hands every message to the API at once and records what the API said. */
+  /**
+   * Hands every message to the API at once. The round does not wait for the answers: the
+   * {@link SendRecorder} records them when they come, and nothing the round decides depends on
+   * them (an unacknowledged send may have been delivered: only the chain decides).
+   */
   private void sendAll(List<LedgerRow> rows) {
-    if (rows.isEmpty()) {
-      return;
-    }
-    Map<LedgerRow, CompletableFuture<SentMessage>> sends = new HashMap<>();
     for (LedgerRow row : rows) {
-      sends.put(row, api.sendBocReturnHash(row.boc()));
       metrics.sendBoc();
+      sends.track(row, api.sendBocReturnHash(row.boc()));
     }
-    awaitAll(sends.values());
-    List<String> sent = new ArrayList<>();
-    for (LedgerRow row : rows) {
-      CompletableFuture<SentMessage> send = sends.get(row);
-      if (send.isDone() && !send.isCompletedExceptionally()) {
-        SentMessage answer = send.join();
-        if (!row.messageHash().equals(answer.hash())) {
-          log.warn("API reported another hash subwallet={} ours={} theirs={}", row.subwalletId(), row.messageHash(),
-              answer.hash());
-        }
-        sent.add(row.messageHash());
-        resender.watch(row, true);
-      } else {
-        String why = send.isDone() ? causeOf(send) : "send timed out";
-        // Delivered or not, the message is watched until the chain decides (DESIGN.md, safe-retry rule).
-        ledger.transitions().recordError(row.messageHash(), why);
-        metrics.sendError();
-        log.warn("send not acknowledged subwallet={} request={} transfer={} seqno={} hash={} reason={}",
-            row.subwalletId(), row.requestId(), row.transferId(), row.seqno(), row.messageHash(), why);
-        resender.watch(row, false);
-      }
-    }
-    ledger.transitions().markSent(sent);
   }
 
   private void awaitAll(Collection<? extends CompletableFuture<?>> futures) {

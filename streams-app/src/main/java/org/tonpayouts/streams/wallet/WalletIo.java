@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.io.Batcher;
 import org.tonpayouts.streams.io.Inbox;
 import org.tonpayouts.streams.io.Resender;
+import org.tonpayouts.streams.io.SendRecorder;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.RecordedVerdict;
@@ -25,19 +26,29 @@ import org.tonpayouts.streams.ledger.VerdictCommand;
  * and goes on; the result comes back through its task's {@link Inbox} and is applied on the
  * stream thread, where the task's stores and records are.
  *
- * <p>Three batching threads, shared by all tasks of the instance: issuing rounds (every ready
- * wallet of the instance in one round: one ledger read, concurrent wallet reads, one intent
- * transaction, concurrent sends), verdicts (every confirmation queued meanwhile in one ledger
- * transaction) and re-checks (ledger histories of overdue transfers in one read). A batch costs a
- * fixed number of round trips whatever its size, and under load batches grow instead of queueing.
- * The {@link Resender} re-sends messages that got no verdict.
+ * <p>Batching threads, shared by all tasks of the instance: issuing rounds (every ready wallet of
+ * the instance handed over meanwhile in one round: one ledger read, concurrent wallet reads, one
+ * intent transaction, concurrent sends; up to {@link #CONCURRENT_ROUNDS} rounds at once, so a
+ * wallet that becomes ready never waits for a running round's slowest wallet), verdicts (every
+ * confirmation queued meanwhile in one ledger transaction) and re-checks (ledger histories of
+ * overdue transfers in one read). A batch costs a fixed number of round trips whatever its size,
+ * and under load batches grow instead of queueing. A wallet is in at most one round at a time:
+ * its processor hands it over again only once the outcome came back. The {@link SendRecorder}
+ * records the answers to the rounds' sends; the {@link Resender} re-sends messages that got no
+ * verdict.
  */
 public final class WalletIo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WalletIo.class);
+  /**
+   * Issuing rounds that may run at once. A round mostly waits (ledger, wallet reads); more rounds
+   * overlap those waits, and each wallet is in one round at a time whatever the number.
+   */
+  public static final int CONCURRENT_ROUNDS = 4;
 
   private final IssuingRound round;
   private final Ledger ledger;
   private final Resender resender;
+  private final SendRecorder sends;
   private final Batcher<IssueJob> issues;
   private final Batcher<VerdictJob> verdicts;
   private final Batcher<RecheckJob> rechecks;
@@ -48,11 +59,12 @@ public final class WalletIo implements AutoCloseable {
 
   private record RecheckJob(TransferRef ref, Inbox inbox, Consumer<TransferHistory> then) {}
 
-  public WalletIo(IssuingRound round, Ledger ledger, Resender resender) {
+  public WalletIo(IssuingRound round, Ledger ledger, Resender resender, SendRecorder sends) {
     this.round = round;
     this.ledger = ledger;
     this.resender = resender;
-    this.issues = new Batcher<>("payout-issuer", this::issueRound, jobs -> jobs.forEach(j -> deliver(j,
+    this.sends = sends;
+    this.issues = new Batcher<>("payout-issuer", CONCURRENT_ROUNDS, this::issueRound, jobs -> jobs.forEach(j -> deliver(j,
         new IssueOutcome.Deferred(j.task(), "issuing round failed: see the log"))));
     this.verdicts = new Batcher<>("payout-verdicts", this::recordVerdicts, jobs -> jobs.forEach(j -> j.inbox()
         .deliver(() -> j.then().accept(new RecordedVerdict.Failed(j.command(), "ledger unavailable")))));
@@ -149,7 +161,7 @@ public final class WalletIo implements AutoCloseable {
    */
   public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
     return issues.awaitIdle(timeout) && verdicts.awaitIdle(timeout) && rechecks.awaitIdle(timeout)
-        && issues.awaitIdle(timeout);
+        && issues.awaitIdle(timeout) && sends.awaitIdle(timeout);
   }
 
   @Override
@@ -157,6 +169,7 @@ public final class WalletIo implements AutoCloseable {
     issues.close();
     verdicts.close();
     rechecks.close();
+    sends.close();
     resender.close();
   }
 }

@@ -1,0 +1,16 @@
+package org.tonpayouts.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ChildSpecTest {
+  @Test
+  void theLocalStackCompilesWithC1OnlyUnlessTheEnvironmentSaysOtherwise() {
+    assertThat(ChildSpec.javaOptions(Map.of())).containsExactly("-XX:TieredStopAtLevel=1");
+    assertThat(ChildSpec.javaOptions(Map.of(ChildSpec.JAVA_OPTS_ENV, ""))).isEmpty();
+    assertThat(ChildSpec.javaOptions(Map.of(ChildSpec.JAVA_OPTS_ENV, "  -Xss1m   -XX:+UseSerialGC ")))
+        .containsExactly("-Xss1m", "-XX:+UseSerialGC");
+  }
+}

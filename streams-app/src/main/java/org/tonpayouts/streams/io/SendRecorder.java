@@ -1,0 +1,110 @@
+package org.tonpayouts.streams.io;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.LedgerRow;
+import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.api.SentMessage;
+
+/**
+ * What the API answered to the issuing rounds' sends, recorded when it answers rather than inside
+ * the round: a round ends once its intents are in the ledger and its messages handed to the API,
+ * so the next round does not wait for this one's slowest send. Acknowledged sends are marked
+ * {@code SENT} in one statement per batch; an unacknowledged one (an error, or no answer within
+ * {@code timeout}) gets its error noted and stays live, since it may have been delivered
+ * (DESIGN.md, safe-retry rule). Either way the {@link Resender} watches the message until the
+ * chain decides it.
+ */
+public final class SendRecorder implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SendRecorder.class);
+
+  private record Answer(LedgerRow row, SentMessage sent, Throwable error) {}
+
+  private final Ledger ledger;
+  private final Resender resender;
+  private final PayoutMetrics metrics;
+  private final Duration timeout;
+  private final Batcher<Answer> answers;
+  /** Sends handed to the API whose answer has not reached {@link #answers} yet. */
+  private final AtomicInteger unanswered = new AtomicInteger();
+
+  public SendRecorder(Ledger ledger, Resender resender, PayoutMetrics metrics, Duration timeout) {
+    this.ledger = ledger;
+    this.resender = resender;
+    this.metrics = metrics;
+    this.timeout = timeout;
+    this.answers = new Batcher<>("payout-sends", this::record,
+        batch -> batch.forEach(a -> resender.watch(a.row(), a.error() == null)));
+  }
+
+  /** Records the answer to {@code send}, the API call that handed {@code row}'s message over, when it comes. */
+  public void track(LedgerRow row, CompletableFuture<SentMessage> send) {
+    unanswered.incrementAndGet();
+    send.copy().orTimeout(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        .whenComplete((sent, error) -> {
+          answers.submit(new Answer(row, sent, error));
+          unanswered.decrementAndGet();
+        });
+  }
+
+  private void record(List<Answer> batch) {
+    List<String> sent = new ArrayList<>();
+    for (Answer answer : batch) {
+      LedgerRow row = answer.row();
+      if (answer.error() == null) {
+        if (!row.messageHash().equals(answer.sent().hash())) {
+          log.warn("API reported another hash subwallet={} ours={} theirs={}", row.subwalletId(), row.messageHash(),
+              answer.sent().hash());
+        }
+        sent.add(row.messageHash());
+        resender.watch(row, true);
+        continue;
+      }
+      Throwable cause = answer.error() instanceof CompletionException && answer.error().getCause() != null
+          ? answer.error().getCause() : answer.error();
+      String why = cause instanceof TimeoutException ? "send timed out after " + timeout.toMillis() + " ms"
+          : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+      metrics.sendError();
+      log.warn("send not acknowledged subwallet={} request={} transfer={} seqno={} hash={} reason={}",
+          row.subwalletId(), row.requestId(), row.transferId(), row.seqno(), row.messageHash(), why);
+      // Delivered or not, the message is watched until the chain decides (DESIGN.md, safe-retry rule).
+      resender.watch(row, false);
+      try {
+        ledger.transitions().recordError(row.messageHash(), why);
+      } catch (RuntimeException e) {
+        log.warn("send error not recorded in the ledger hash={} error={}", row.messageHash(), e.toString());
+      }
+    }
+    try {
+      ledger.transitions().markSent(sent);
+    } catch (RuntimeException e) {
+      // the rows stay SIGNED: still live, resumed or re-sent like any other; only the send time is missing
+      log.warn("sends not recorded in the ledger count={} error={}", sent.size(), e.toString());
+    }
+  }
+
+  /** Waits until every send tracked so far has its answer recorded (tests; the pipeline never waits). */
+  public boolean awaitIdle(Duration wait) throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (unanswered.get() > 0) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(1); // a test-only wait on another thread's progress
+    }
+    return answers.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+  }
+
+  @Override
+  public void close() {
+    answers.close();
+  }
+}
