@@ -25,7 +25,8 @@ import org.tonpayouts.ton.api.TonApi;
  * a 5xx or a transport error; waiting for {@code valid_until} to expire and signing anew would
  * cost a minute, re-sending costs one call.
  *
- * <p>A message is re-sent {@code after} its send if no verdict came (a few blocks), then every
+ * <p>A message is re-sent when no verdict came {@link ResendDelay#current() a while} after its send
+ * (at least {@code after}, a few blocks; longer while verdicts take longer), then every
  * {@code every}, and sooner ({@code retry}, doubling up to {@code every}) after a failed send,
  * until it is forgotten (the processor saw a verdict) or its {@code valid_until} passed. One
  * scheduler thread; every re-send is recorded in the ledger (send count) and counted.
@@ -33,6 +34,8 @@ import org.tonpayouts.ton.api.TonApi;
 public final class Resender implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Resender.class);
   private static final Duration FIRST_RETRY = Duration.ofMillis(200);
+  /** The longest a message waits for its first re-send, however slow verdicts are. */
+  static final Duration MAX_FIRST_RESEND = Duration.ofSeconds(15);
 
   /** When and how a watched message is re-sent. */
   public record Settings(Duration after, Duration every) {}
@@ -43,7 +46,11 @@ public final class Resender implements AutoCloseable {
   private final Settings settings;
   private final PayoutMetrics metrics;
   private final ScheduledExecutorService scheduler;
-  private final Map<String, ScheduledFuture<?>> watched = new ConcurrentHashMap<>();
+  private final ResendDelay delay;
+  /** Watched messages by hash: the next re-send, and when the message was first handed over. */
+  private final Map<String, Watch> watched = new ConcurrentHashMap<>();
+
+  private record Watch(ScheduledFuture<?> next, long sinceNanos) {}
 
   public Resender(TonApi api, Ledger ledger, Clock clock, Settings settings, PayoutMetrics metrics) {
     this.api = api;
@@ -51,6 +58,8 @@ public final class Resender implements AutoCloseable {
     this.clock = clock;
     this.settings = settings;
     this.metrics = metrics;
+    this.delay = new ResendDelay(settings.after(), MAX_FIRST_RESEND.compareTo(settings.after()) < 0 ? settings.after()
+        : MAX_FIRST_RESEND);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "payout-resender");
       t.setDaemon(true);
@@ -59,21 +68,28 @@ public final class Resender implements AutoCloseable {
   }
 
   /**
-   * Watches a message just handed to the API: re-sent after {@link Settings#after} without a
-   * verdict, or soon when the send was not acknowledged.
+   * Watches a message just handed to the API: re-sent when it has no verdict after {@link
+   * ResendDelay#current()}, or soon when the send was not acknowledged.
    */
   public void watch(LedgerRow message, boolean acknowledged) {
-    schedule(message, acknowledged ? settings.after() : FIRST_RETRY, FIRST_RETRY);
+    schedule(message, acknowledged ? delay.current() : FIRST_RETRY, FIRST_RETRY);
   }
 
-  /** Stops re-sending these messages (their transfer has a verdict). */
+  /** Stops re-sending these messages (their transfer has a verdict); how long the verdict took teaches the delay. */
   public void forget(Collection<String> hashes) {
+    long now = System.nanoTime();
     for (String hash : hashes) {
-      ScheduledFuture<?> next = watched.remove(hash);
-      if (next != null) {
-        next.cancel(false);
+      Watch watch = watched.remove(hash);
+      if (watch != null) {
+        watch.next().cancel(false);
+        delay.verdictAfter(Duration.ofNanos(now - watch.sinceNanos()));
       }
     }
+  }
+
+  /** How long a message just sent would wait for its first re-send now. */
+  public Duration firstResendAfter() {
+    return delay.current();
   }
 
   /** Messages being re-sent. */
@@ -87,8 +103,9 @@ public final class Resender implements AutoCloseable {
       return; // past valid_until the wallet refuses it anyway: the poller will prove the expiry
     }
     try {
-      watched.put(message.messageHash(), scheduler.schedule(() -> resend(message, retry), delay.toMillis(),
-          TimeUnit.MILLISECONDS));
+      ScheduledFuture<?> next = scheduler.schedule(() -> resend(message, retry), delay.toMillis(), TimeUnit.MILLISECONDS);
+      watched.compute(message.messageHash(), (hash, watch) -> new Watch(next,
+          watch == null ? System.nanoTime() : watch.sinceNanos()));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       watched.remove(message.messageHash()); // closing
     }
