@@ -33,6 +33,8 @@ public final class BenchJson {
     r.idle().ifPresent(i -> {
       ObjectNode idle = root.putObject("idle_cpu");
       idle.put("window_ms", i.window().toMillis());
+      idle.put("rest_after_ms", i.restAfter().toMillis());
+      idle.put("at_rest", i.atRest());
       ObjectNode percent = idle.putObject("percent_of_core");
       i.percentByProcess().forEach(percent::put);
       ObjectNode jit = idle.putObject("jit_percent_of_core");

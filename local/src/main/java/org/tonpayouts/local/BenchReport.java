@@ -80,9 +80,13 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
         p.otherCores().map(c -> String.format("; other processes of the machine %.2f cores", c)).orElse(""));
     if (main) {
       idle.ifPresent(i -> {
-        out.printf("  idle CPU              %s of a core; stack %.1f %%%s (over %.1f s after the load drained)%n",
+        out.printf("  idle CPU              %s of a core; stack %.1f %%%s (over %.1f s, from %.1f s after the load"
+                + " drained: %s)%n",
             percents(i.percentByProcess()), i.stackPercent(), i.othersPercent()
-                .map(o -> String.format(", other processes %.1f %%", o)).orElse(""), i.window().toMillis() / 1000.0);
+                .map(o -> String.format(", other processes %.1f %%", o)).orElse(""), i.window().toMillis() / 1000.0,
+            i.restAfter().toMillis() / 1000.0, i.atRest()
+                ? "at rest, no API call for " + IdleCpu.QUIET.toSeconds() + " s"
+                : "NOT at rest, still calling the API after " + IdleCpu.MAX_WAIT.toSeconds() + " s");
         if (!i.jitPercentByProcess().isEmpty()) {
           out.printf("  of it, JIT compiling  %s (the JVMs still compiling what the load made hot)%n",
               percents(i.jitPercentByProcess()));
@@ -170,7 +174,8 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
     out.println("  CPU: each process's CPU time (OS accounting) over the phase; launcher = Kafka broker + devnet +"
         + " watcher (+ the capacity sender or the peer in their phases), postgres = server and backends; other"
         + " processes = the machine's busy time (/proc/stat) minus the stack's. Idle: the same over a fixed"
-        + " window after the pipeline's load drained.");
+        + " window once the stack is at rest after the pipeline's load (no API call by either app for 2 s: the"
+        + " poller follows blocks while it watches payouts for a bounce), or 90 s after the load drained.");
     out.println("  peak heap: children from their -Xlog:gc logs (largest heap occupancy before a collection);"
         + " launcher from its memory pool MXBeans. Ledger: embedded PostgreSQL with synchronous_commit=on,"
         + " fsync=off. The children log no line per API request in a benchmark.");

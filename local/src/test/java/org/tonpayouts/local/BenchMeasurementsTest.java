@@ -284,12 +284,14 @@ class BenchMeasurementsTest {
         .contains("against the peer      4.71 x")
         .contains("API calls             2.50 per settled transfer (5000): streams-app sendBocReturnHash 2.50")
         .contains("idle CPU              launcher 10.0 %, streams-app 2.5 % of a core; stack 12.5 %")
+        .contains("from 31.0 s after the load drained: at rest, no API call for 2 s")
         .contains("How it was measured");
     assertThat(json.at("/pipeline/efficiency").asDouble()).isCloseTo(0.941, within(0.001));
     assertThat(json.at("/pipeline/added_latency_ms/p99").asLong()).isEqualTo(500);
     assertThat(json.at("/devnet_capacity/per_second").asDouble()).isEqualTo(400.0);
     assertThat(json.at("/pipeline_over_peer").asDouble()).isCloseTo(4.71, within(0.01));
     assertThat(json.at("/idle_cpu/percent_of_core/streams-app").asDouble()).isEqualTo(2.5);
+    assertThat(json.at("/idle_cpu/at_rest").asBoolean()).isTrue();
     assertThat(json.at("/targets").size()).isEqualTo(6);
   }
 
@@ -309,7 +311,7 @@ class BenchMeasurementsTest {
     PipelinePhase pipeline = new PipelinePhase(load, settling, new LoadLatency(AddedLatency.of(latencies),
         AddedLatency.of(List.of(30L))), calls, cpu, Optional.empty());
     IdleCpu idle = new IdleCpu(new CpuTimes(Map.of("streams-app", Duration.ofMillis(250), "launcher",
-        Duration.ofMillis(1000)), Optional.empty()), Duration.ofSeconds(10));
+        Duration.ofMillis(1000)), Optional.empty()), Duration.ofSeconds(10), Duration.ofSeconds(31), true);
     DevnetCapacity.Result capacity = new DevnetCapacity.Result(wallets, 20, 4_000, 10_000, 300, 0,
         ApiCallCounts.none(), new CpuTimes(Map.of(), Optional.empty()), 64, Optional.empty());
     Optional<PeerLoop.Result> peer = peerPerSecond.map(perSecond -> new PeerLoop.Result(wallets, 20,
