@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
@@ -43,7 +44,7 @@ public final class ChainPoller implements AutoCloseable {
     this.topology = ChainPollerTopology.build(api, clock, PollerSettings.from(config), metrics);
     Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG));
     props.putAll(extraProperties);
-    this.streams = new KafkaStreams(topology, props);
+    this.streams = new KafkaStreams(topology, props, StreamThreadWakeups.clientSupplier());
     streams.setUncaughtExceptionHandler(uncaughtExceptionHandler());
     streams.setStateListener((now, before) -> log.info("state change from={} to={}", before, now));
   }

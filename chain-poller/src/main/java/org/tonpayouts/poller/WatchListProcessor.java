@@ -25,6 +25,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
@@ -61,6 +62,8 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private final RoundListener listener;
   /** Results of the round in flight, left by the HTTP threads for the stream thread. */
   private final Queue<Runnable> completed = new ConcurrentLinkedQueue<>();
+  /** Wakes the stream thread when a round's results are queued, so they are applied now. */
+  private Runnable wake = () -> { };
 
   private ProcessorContext<String, Confirmation> context;
   private WatchedWallets store;
@@ -103,6 +106,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   @Override
   public void init(ProcessorContext<String, Confirmation> context) {
     this.context = context;
+    this.wake = StreamThreadWakeups.forCurrentThread();
     this.store = new WatchedWallets(context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE));
     // the first tick loads the watch list from the store, then ticks continue only while needed
     poll = context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::onPollTick);
@@ -207,6 +211,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
         .whenComplete((progress, error) -> {
           completed.add(() -> onMasterchain(progress == null ? null : progress.masterchain(), error));
           listener.stepQueued();
+          wake.run();
         });
   }
 
@@ -248,6 +253,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
         .thenRun(() -> {
           completed.add(() -> concludeAll(wallets, calls, now));
           listener.stepQueued();
+          wake.run();
         });
   }
 

@@ -9,6 +9,7 @@ import java.util.Properties;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.apache.kafka.streams.KafkaStreams;
+import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.Topology;
@@ -67,7 +68,7 @@ public final class StreamsApp implements AutoCloseable {
     String applicationId = config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG);
     Properties props = StreamsProperties.base(config, applicationId, metrics.registry());
     adminToken.ifPresent(token -> props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, adminEndpoint(config)));
-    this.streams = new KafkaStreams(topology, props);
+    this.streams = new KafkaStreams(topology, props, StreamThreadWakeups.clientSupplier());
     // Database, broker and API trouble gets a fresh thread from the last commit; anything else
     // (a bug, an unreadable record on an internal topic) stops the instance loudly.
     streams.setUncaughtExceptionHandler(StreamThreadFailures.handler(t -> t instanceof LedgerException));

@@ -29,6 +29,7 @@ import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
 import org.tonpayouts.streams.io.Inbox;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.LedgerRow;
@@ -105,6 +106,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   @Override
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
+    inbox.wakeWith(StreamThreadWakeups.forCurrentThread());
     this.heads = context.getStateStore(WALLET_HEADS_STORE);
     this.queue = new WalletQueue(context.getStateStore(WALLET_QUEUE_STORE));
     WindowStore<String, PayoutRequest> accepted = context.getStateStore(REQUEST_MEMORY_STORE);
