@@ -179,6 +179,10 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
     out.println("  peak heap: children from their -Xlog:gc logs (largest heap occupancy before a collection);"
         + " launcher from its memory pool MXBeans. Ledger: embedded PostgreSQL with synchronous_commit=on,"
         + " fsync=off. The children log no line per API request in a benchmark.");
+    out.printf("  JVMs: children with %s, launcher with %s (PAYOUTS_JAVA_OPTS; see the README on C1 for the local"
+        + " stack).%n", jvmOptions(ChildSpec.javaOptions(System.getenv())),
+        jvmOptions(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(a -> a.startsWith("-XX:")).toList()));
     if (sendFaults.on()) {
       out.printf("  faults: devnet's default node (the children's) answers 429 to %.1f %% of sends and drops %.1f %%"
           + " of the rest silently (%.0f %% of sends fail in all); reads unaffected; the same load again after the"
@@ -217,5 +221,9 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
     StringJoiner j = new StringJoiner(", ");
     percent.forEach((name, pct) -> j.add(String.format("%s %.1f %%", name, pct)));
     return j.toString();
+  }
+
+  private static String jvmOptions(java.util.List<String> options) {
+    return options.isEmpty() ? "the JVM's defaults" : String.join(" ", options);
   }
 }

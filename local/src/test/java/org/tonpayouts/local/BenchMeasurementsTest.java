@@ -285,7 +285,8 @@ class BenchMeasurementsTest {
         .contains("API calls             2.50 per settled transfer (5000): streams-app sendBocReturnHash 2.50")
         .contains("idle CPU              launcher 10.0 %, streams-app 2.5 % of a core; stack 12.5 %")
         .contains("from 31.0 s after the load drained: at rest, no API call for 2 s")
-        .contains("How it was measured");
+        .contains("How it was measured")
+        .contains("JVMs: children with ");
     assertThat(json.at("/pipeline/efficiency").asDouble()).isCloseTo(0.941, within(0.001));
     assertThat(json.at("/pipeline/added_latency_ms/p99").asLong()).isEqualTo(500);
     assertThat(json.at("/devnet_capacity/per_second").asDouble()).isEqualTo(400.0);
