@@ -96,11 +96,7 @@ final class WalletScanner {
   }
 
   static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof java.util.concurrent.CompletionException
-        || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
-      t = t.getCause();
-    }
+    Throwable t = org.tonpayouts.ton.api.Failures.cause(e);
     return t.getClass().getSimpleName() + ": " + t.getMessage();
   }
 }

@@ -23,11 +23,7 @@ public record CheckResult(boolean up, String detail) {
 
   /** A failure as "ExceptionClass: message" (the class says more than a null message ever does). */
   public static String describe(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
-        && t.getCause() != null) {
-      t = t.getCause();
-    }
+    Throwable t = org.tonpayouts.ton.api.Failures.cause(e);
     return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
   }
 }

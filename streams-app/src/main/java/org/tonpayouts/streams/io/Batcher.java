@@ -71,9 +71,19 @@ public final class Batcher<J> implements AutoCloseable {
    * @return false when {@code timeout} passed first
    */
   public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (unfinished.get() > 0) {
-      if (System.nanoTime() > deadline) {
+    return awaitZero(unfinished, System.nanoTime() + timeout.toNanos());
+  }
+
+  /**
+   * Waits until {@code count} is zero or {@code deadlineNanos} ({@link System#nanoTime()}) passed;
+   * for tests that step the pipeline, never for the pipeline itself.
+   *
+   * @return false when the deadline passed first
+   */
+  static boolean awaitZero(java.util.concurrent.atomic.AtomicInteger count, long deadlineNanos)
+      throws InterruptedException {
+    while (count.get() > 0) {
+      if (System.nanoTime() > deadlineNanos) {
         return false;
       }
       Thread.sleep(1); // a test-only wait on another thread's progress

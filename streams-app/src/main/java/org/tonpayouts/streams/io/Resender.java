@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.LedgerRow;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.api.Failures;
 import org.tonpayouts.ton.api.MessageRejectedException;
 import org.tonpayouts.ton.api.TonApi;
 
@@ -125,7 +126,7 @@ public final class Resender implements AutoCloseable {
             message.requestId(), message.transferId(), message.seqno(), message.messageHash());
         recordSent(message);
         schedule(message, settings.every(), FIRST_RETRY);
-      } else if (rootCause(error) instanceof MessageRejectedException rejected) {
+      } else if (Failures.cause(error) instanceof MessageRejectedException rejected) {
         // The wallet refuses it now (its seqno moved: this message or another of its transfer
         // applied; or valid_until passed): nothing left to re-send, the poller gives the verdict.
         watched.remove(message.messageHash());
@@ -138,15 +139,6 @@ public final class Resender implements AutoCloseable {
         schedule(message, retry, next);
       }
     });
-  }
-
-  private static Throwable rootCause(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof java.util.concurrent.CompletionException || t instanceof java.util.concurrent.ExecutionException)
-        && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
   }
 
   private void recordSent(LedgerRow message) {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -12,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.LedgerRow;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.api.Failures;
 import org.tonpayouts.ton.api.SentMessage;
 
 /**
@@ -68,8 +68,7 @@ public final class SendRecorder implements AutoCloseable {
         resender.watch(row, true);
         continue;
       }
-      Throwable cause = answer.error() instanceof CompletionException && answer.error().getCause() != null
-          ? answer.error().getCause() : answer.error();
+      Throwable cause = Failures.cause(answer.error());
       String why = cause instanceof TimeoutException ? "send timed out after " + timeout.toMillis() + " ms"
           : cause.getClass().getSimpleName() + ": " + cause.getMessage();
       metrics.sendError();
@@ -94,13 +93,8 @@ public final class SendRecorder implements AutoCloseable {
   /** Waits until every send tracked so far has its answer recorded (tests; the pipeline never waits). */
   public boolean awaitIdle(Duration wait) throws InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
-    while (unanswered.get() > 0) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      Thread.sleep(1); // a test-only wait on another thread's progress
-    }
-    return answers.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    return Batcher.awaitZero(unanswered, deadline)
+        && answers.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
   }
 
   @Override

@@ -20,8 +20,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -339,8 +337,8 @@ public final class TonApiClient implements TonApi, AutoCloseable {
       return;
     }
     response.whenComplete((r, error) -> {
-      if (error != null && rootCause(error) instanceof RejectedExecutionException) {
-        result.completeExceptionally(new IllegalStateException("TonApiClient is closed", rootCause(error)));
+      if (error != null && Failures.cause(error) instanceof RejectedExecutionException) {
+        result.completeExceptionally(new IllegalStateException("TonApiClient is closed", Failures.cause(error)));
         return;
       }
       TonApiException failure;
@@ -411,7 +409,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
         log.debug("ton-api call method={} status={} latencyMs={} attempt={}", method, r.statusCode(), ms, attempt);
       } else {
         inFlight.cancel(true);
-        log.debug("ton-api call method={} failed=\"{}\" latencyMs={} attempt={}", method, rootCause(e), ms, attempt);
+        log.debug("ton-api call method={} failed=\"{}\" latencyMs={} attempt={}", method, Failures.cause(e), ms, attempt);
       }
     });
   }
@@ -425,7 +423,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
    * and the exception class: the JDK's {@link ConnectException} often has no message at all.
    */
   private TonApiException transportFailure(String method, URI uri, boolean send, Throwable error) {
-    Throwable cause = rootCause(error);
+    Throwable cause = Failures.cause(error);
     if (cause instanceof TonApiException api) {
       return api;
     }
@@ -467,13 +465,5 @@ public final class TonApiClient implements TonApi, AutoCloseable {
       }
     }
     return text;
-  }
-
-  private static Throwable rootCause(Throwable e) {
-    Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
   }
 }

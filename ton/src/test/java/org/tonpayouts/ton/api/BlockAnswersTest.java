@@ -6,9 +6,6 @@ import static org.assertj.core.api.InstanceOfAssertFactories.type;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
@@ -29,12 +26,7 @@ class BlockAnswersTest {
   private final ResponseParser parser = new ResponseParser(new ObjectMapper(), Optional.empty());
 
   private static byte[] fixture(String name) {
-    try (InputStream in = BlockAnswersTest.class.getResourceAsStream("toncenter/" + name)) {
-      assertThat(in).as("fixture %s", name).isNotNull();
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ToncenterFixtures.bytes(name);
   }
 
   private JsonNode ok(String method, String fixture) {

@@ -7,8 +7,6 @@ import static org.assertj.core.api.InstanceOfAssertFactories.type;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -28,12 +26,7 @@ class ResponseParserTest {
   private final ResponseParser parser = new ResponseParser(new ObjectMapper(), Optional.of(KEY));
 
   private static byte[] fixture(String name) {
-    try (InputStream in = ResponseParserTest.class.getResourceAsStream("toncenter/" + name)) {
-      assertThat(in).as("fixture %s", name).isNotNull();
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ToncenterFixtures.bytes(name);
   }
 
   private JsonNode ok(String method, String fixture) {

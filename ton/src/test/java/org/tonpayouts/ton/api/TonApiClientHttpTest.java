@@ -14,7 +14,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -85,11 +84,7 @@ class TonApiClientHttpTest {
   private Reply fallback = Reply.ok(OK_MASTERCHAIN);
 
   private static String fixture(String name) {
-    try (InputStream in = TonApiClientHttpTest.class.getResourceAsStream("toncenter/" + name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return ToncenterFixtures.text(name);
   }
 
   @BeforeEach
