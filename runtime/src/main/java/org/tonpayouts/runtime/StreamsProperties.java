@@ -52,7 +52,12 @@ public final class StreamsProperties {
     // A fetch the broker holds returns as soon as records (or a commit marker) arrive, so a long
     // wait costs no latency; a 10 ms one made every idle consumer ask the broker 100 times a second.
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
-    props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+    // A read_committed consumer sees a record only once its transaction commits, and the commit
+    // flushes the producer first: lingering costs no latency, while sending each record at once
+    // (linger 0) made a produce request per record or two, each also checked by the transaction
+    // coordinator. 100 ms is Kafka Streams' own default; the commit interval is shorter, so the
+    // commit is what sends. W=100 bench: broker + devnet 5.3 -> 4.3 ms of CPU per transfer.
+    props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 100);
     // No topology here joins or windows two inputs by time, so a task never waits for one input's
     // next fetch to order its records against another's (the default, 0, waits while the broker
     // reports data not yet fetched): it takes whatever it holds.

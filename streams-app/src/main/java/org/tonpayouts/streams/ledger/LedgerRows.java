@@ -21,7 +21,7 @@ final class LedgerRows {
 
   /** {@link #MESSAGE_COLUMNS} qualified with {@code prefix.}. */
   static String messageColumns(String prefix) {
-    return Arrays.stream(MESSAGE_COLUMNS.split(",\\s*")).map(c -> prefix + "." + c).collect(Collectors.joining(", "));
+    return qualified(MESSAGE_COLUMNS, prefix);
   }
 
   /** Every column of {@code payout_transfers}, in {@link TransferRow}'s order. */
@@ -29,6 +29,15 @@ final class LedgerRows {
       "request_id, transfer_id, transfer_index, kind, subwallet_id, wallet_address, destination, amount_nano,"
           + " requested_at, seqno, attempts, status, reason, message_hash, tx_hash, bounce_tx_hash, returned_nano,"
           + " created_at, updated_at, settled_at";
+
+  /** {@link #TRANSFER_COLUMNS} qualified with {@code prefix.}. */
+  static String transferColumns(String prefix) {
+    return qualified(TRANSFER_COLUMNS, prefix);
+  }
+
+  private static String qualified(String columns, String prefix) {
+    return Arrays.stream(columns.split(",\\s*")).map(c -> prefix + "." + c).collect(Collectors.joining(", "));
+  }
 
   static LedgerRow message(ResultSet rs) throws SQLException {
     return new LedgerRow(

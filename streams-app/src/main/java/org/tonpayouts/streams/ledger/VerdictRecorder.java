@@ -6,6 +6,7 @@ import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,8 +14,10 @@ import org.tonpayouts.schemas.Confirmation;
 
 /**
  * Records many chain verdicts in one database transaction: all the confirmations a poll of the
- * chain produced cost one commit, not one each. Each verdict runs in its own savepoint, so one the
- * database refuses is reported back ({@link RecordedVerdict.Failed}) without undoing the others.
+ * chain produced cost one commit, not one each. The confirmations that need no judgement (nearly
+ * all) are settled together in three statements ({@link ConfirmBatch}); every other verdict runs
+ * in its own savepoint, so one the database refuses is reported back ({@link RecordedVerdict.Failed})
+ * without undoing the others.
  */
 public final class VerdictRecorder {
   private static final Logger log = LoggerFactory.getLogger(VerdictRecorder.class);
@@ -40,8 +43,16 @@ public final class VerdictRecorder {
     }
     Instant now = sql.now();
     return sql.transaction("record " + commands.size() + " verdicts", c -> {
+      Map<Integer, VerdictResult.Applied> settled = settleTheClearOnes(c, commands, now);
       List<RecordedVerdict> out = new ArrayList<>();
-      for (VerdictCommand command : commands) {
+      for (int i = 0; i < commands.size(); i++) {
+        VerdictCommand command = commands.get(i);
+        VerdictResult.Applied applied = settled.get(i);
+        if (applied != null) {
+          MessageTransitions.logResult(command.verdict().status().name(), applied.message().messageHash(), applied);
+          out.add(new RecordedVerdict.OnMessage(command, applied, List.of()));
+          continue;
+        }
         Savepoint savepoint = c.setSavepoint();
         try {
           out.add(recordOne(c, command, now));
@@ -56,6 +67,26 @@ public final class VerdictRecorder {
       }
       return out;
     });
+  }
+
+  /**
+   * Settles the batch's confirmations that need no judgement in a few statements for all of them
+   * ({@link ConfirmBatch}); if the database refuses any of it, none of it stays and every verdict
+   * is taken one by one.
+   */
+  private static Map<Integer, VerdictResult.Applied> settleTheClearOnes(Connection c, List<VerdictCommand> commands,
+      Instant now) throws SQLException {
+    Savepoint savepoint = c.setSavepoint();
+    try {
+      Map<Integer, VerdictResult.Applied> settled = ConfirmBatch.settle(c, commands, now);
+      c.releaseSavepoint(savepoint);
+      return settled;
+    } catch (SQLException | RuntimeException e) {
+      c.rollback(savepoint);
+      log.warn("confirmations not settled as a batch, taking them one by one count={} error={}", commands.size(),
+          e.toString());
+      return Map.of();
+    }
   }
 
   private RecordedVerdict recordOne(Connection c, VerdictCommand command, Instant now) throws SQLException {

@@ -61,7 +61,7 @@ public final class PayoutTopology {
 
     topology.addStateStore(Stores.keyValueStoreBuilder(
         Stores.persistentKeyValueStore(WalletTxProcessor.WALLET_HEADS_STORE), Serdes.String(),
-        JsonSerde.of(WalletHead.class)), WalletTxProcessor.NAME);
+        JsonSerde.of(WalletHead.class)).withCachingEnabled(), WalletTxProcessor.NAME);
     topology.addStateStore(Stores.keyValueStoreBuilder(
         Stores.persistentKeyValueStore(WalletTxProcessor.WALLET_QUEUE_STORE), Serdes.String(),
         JsonSerde.of(QueuedRequest.class)), WalletTxProcessor.NAME);
