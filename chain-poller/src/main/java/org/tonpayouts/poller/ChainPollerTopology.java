@@ -21,6 +21,8 @@ public final class ChainPollerTopology {
   public static final String SUBMISSIONS_SOURCE = "payout-submissions";
   public static final String WATCH_LIST_PROCESSOR = "watch-list";
   public static final String WATCHED_WALLETS_STORE = "watched-wallets";
+  /** The watched wallets' remembered verdicts, one record each ({@link WatchedWallets}). */
+  public static final String RESOLVED_TRANSFERS_STORE = "resolved-transfers";
   public static final String CONFIRMATIONS_SINK = "payout-confirmations";
 
   private ChainPollerTopology() {
@@ -47,6 +49,8 @@ public final class ChainPollerTopology {
     Objects.requireNonNull(metrics, "metrics");
     StoreBuilder<KeyValueStore<String, WatchedWallet>> store = Stores.keyValueStoreBuilder(
         Stores.persistentKeyValueStore(WATCHED_WALLETS_STORE), Serdes.String(), JsonSerde.of(WatchedWallet.class));
+    StoreBuilder<KeyValueStore<String, ResolvedTransfer>> resolved = Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(RESOLVED_TRANSFERS_STORE), Serdes.String(), JsonSerde.of(ResolvedTransfer.class));
 
     // one masterchain watch and one block feed per process, shared by its tasks
     MasterchainWatch masterchain = new MasterchainWatch(api, settings.interval(), metrics);
@@ -59,6 +63,7 @@ public final class ChainPollerTopology {
     topology.addProcessor(WATCH_LIST_PROCESSOR,
         () -> new WatchListProcessor(api, feed, clock, settings, metrics, listener), SUBMISSIONS_SOURCE);
     topology.addStateStore(store, WATCH_LIST_PROCESSOR);
+    topology.addStateStore(resolved, WATCH_LIST_PROCESSOR);
     topology.addSink(CONFIRMATIONS_SINK, Topics.PAYOUT_CONFIRMATIONS.name(),
         Topics.PAYOUT_CONFIRMATIONS.keySerde().serializer(),
         Topics.PAYOUT_CONFIRMATIONS.valueSerde().serializer(),

@@ -107,7 +107,8 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   public void init(ProcessorContext<String, Confirmation> context) {
     this.context = context;
     this.wake = StreamThreadWakeups.forCurrentThread();
-    this.store = new WatchedWallets(context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE));
+    this.store = new WatchedWallets(context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE),
+        context.getStateStore(ChainPollerTopology.RESOLVED_TRANSFERS_STORE));
     // the first tick loads the watch list from the store, then ticks continue only while needed
     poll = context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::onPollTick);
   }
@@ -358,14 +359,11 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private void loadIndex() {
     indexLoaded = true;
     Duration retention = settings.resolvedRetention();
-    try (KeyValueIterator<String, WatchedWallet> it = store.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, WatchedWallet> kv = it.next();
-        if (kv.value.needsPolling()) {
-          watched.add(kv.key);
-        } else {
-          idleUntil.put(kv.key, kv.value.rememberedUntil(retention).orElse(Instant.EPOCH));
-        }
+    for (KeyValue<String, WatchedWallet> kv : store.all()) {
+      if (kv.value.needsPolling()) {
+        watched.add(kv.key);
+      } else {
+        idleUntil.put(kv.key, kv.value.rememberedUntil(retention).orElse(Instant.EPOCH));
       }
     }
     log.info("watch list loaded wallets={} idle={}", watched.size(), idleUntil.size());
