@@ -2,7 +2,8 @@ package org.tonpayouts.poller;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +11,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.tonpayouts.runtime.store.SortableKeys;
 
 /**
  * The watch list's stores as the watch list uses them: one {@link WatchedWallet} per wallet, kept
@@ -38,8 +40,8 @@ final class WatchedWallets {
   private final Map<String, WatchedWallet> values = new HashMap<>();
   /** Per wallet, its record as last read from or written to {@link #wallets}. */
   private final Map<String, WatchedWallet> records = new HashMap<>();
-  /** Per wallet, the keys its remembered verdicts have in {@link #resolved}. */
-  private final Map<String, Set<String>> stored = new HashMap<>();
+  /** Per wallet, its remembered verdicts and the keys they have in {@link #resolved} (by identity: they never change). */
+  private final Map<String, Map<ResolvedTransfer, String>> stored = new HashMap<>();
 
   WatchedWallets(KeyValueStore<String, WatchedWallet> wallets, KeyValueStore<String, ResolvedTransfer> resolved) {
     this.wallets = wallets;
@@ -59,16 +61,20 @@ final class WatchedWallets {
   }
 
   void put(String key, WatchedWallet value) {
-    Set<String> before = storedKeys(key);
-    Set<String> after = new LinkedHashSet<>();
+    Map<ResolvedTransfer, String> before = storedKeys(key);
+    Map<ResolvedTransfer, String> after = new IdentityHashMap<>();
     for (ResolvedTransfer r : value.resolved()) {
-      String resolvedKey = resolvedKey(key, r);
-      after.add(resolvedKey);
-      if (!before.contains(resolvedKey)) {
+      String resolvedKey = before.get(r);
+      if (resolvedKey == null) {
+        resolvedKey = resolvedKey(key, r);
         resolved.put(resolvedKey, r);
       }
+      after.put(r, resolvedKey);
     }
-    before.stream().filter(k -> !after.contains(k)).forEach(resolved::delete);
+    if (after.size() < before.size() || !after.keySet().containsAll(before.keySet())) {
+      Set<String> kept = new HashSet<>(after.values());
+      before.values().stream().filter(k -> !kept.contains(k)).forEach(resolved::delete);
+    }
     WatchedWallet record = value.with(value.pending(), value.cursor(), List.of(), value.bounceWatches());
     if (!record.equals(records.get(key))) {
       wallets.put(key, record);
@@ -79,7 +85,7 @@ final class WatchedWallets {
   }
 
   void delete(String key) {
-    storedKeys(key).forEach(resolved::delete);
+    storedKeys(key).values().forEach(resolved::delete);
     wallets.delete(key);
     records.remove(key);
     stored.remove(key);
@@ -102,11 +108,11 @@ final class WatchedWallets {
   /** The wallet's record with its remembered verdicts, in the order they were resolved. */
   private WatchedWallet assemble(String key, WatchedWallet record) {
     List<ResolvedTransfer> verdicts = new ArrayList<>(record.resolved()); // a record of the old layout carries them
-    Set<String> keys = new LinkedHashSet<>();
+    Map<ResolvedTransfer, String> keys = new IdentityHashMap<>();
     try (KeyValueIterator<String, ResolvedTransfer> it = resolved.prefixScan(key + "/", KEYS)) {
       while (it.hasNext()) {
         KeyValue<String, ResolvedTransfer> kv = it.next();
-        keys.add(kv.key);
+        keys.put(kv.value, kv.key);
         verdicts.add(kv.value);
       }
     }
@@ -117,16 +123,16 @@ final class WatchedWallets {
     return value;
   }
 
-  private Set<String> storedKeys(String key) {
+  private Map<ResolvedTransfer, String> storedKeys(String key) {
     if (!stored.containsKey(key)) {
       get(key);
     }
-    return stored.getOrDefault(key, Set.of());
+    return stored.getOrDefault(key, Map.of());
   }
 
-  /** Sorts a wallet's verdicts by when they were resolved (nanoseconds, zero-padded), then by hash. */
+  /** Sorts a wallet's verdicts by when they were resolved (epoch nanoseconds), then by hash. */
   static String resolvedKey(String walletKey, ResolvedTransfer r) {
     long nanos = r.resolvedAt().getEpochSecond() * 1_000_000_000L + r.resolvedAt().getNano();
-    return walletKey + "/" + String.format("%020d", nanos) + "/" + r.verdict().messageHash();
+    return walletKey + "/" + SortableKeys.padded(nanos) + "/" + r.verdict().messageHash();
   }
 }

@@ -1,6 +1,7 @@
 package org.tonpayouts.streams.wallet;
 
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.tonpayouts.runtime.store.SortableKeys;
 
 /**
  * The wallets' queued requests, one store record per request, keyed by subwallet and queue
@@ -15,7 +16,7 @@ final class WalletQueue {
   }
 
   static String key(long subwalletId, long position) {
-    return subwalletId + "/" + String.format("%019d", position);
+    return subwalletId + "/" + SortableKeys.padded(position);
   }
 
   void put(long subwalletId, long position, QueuedRequest request) {
