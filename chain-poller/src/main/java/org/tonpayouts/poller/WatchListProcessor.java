@@ -60,8 +60,14 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private final WalletScanner scanner;
   private final BlockFeed feed;
   private final RoundListener listener;
-  /** Results of the round in flight, left by the HTTP threads for the stream thread. */
-  private final Queue<Runnable> completed = new ConcurrentLinkedQueue<>();
+  /**
+   * Results of the round in flight, left by the HTTP threads for the stream thread. Made anew, with
+   * the rest of the in-memory state, by every init(): Kafka Streams re-initialises the same
+   * instance when it revives a task after a dirty close, and a round of the old incarnation must
+   * not conclude on the restored stores (it delivers into the queue it started with, which nobody
+   * drains any more).
+   */
+  private Queue<Runnable> completed = new ConcurrentLinkedQueue<>();
   /** Wakes the stream thread when a round's results are queued, so they are applied now. */
   private Runnable wake = () -> { };
 
@@ -106,6 +112,16 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   @Override
   public void init(ProcessorContext<String, Confirmation> context) {
     this.context = context;
+    this.completed = new ConcurrentLinkedQueue<>();
+    watched.clear();
+    idleUntil.clear();
+    indexLoaded = false;
+    lastMasterchainSeqno = -1;
+    roundsWithoutPoll = 0;
+    roundInFlight = false;
+    poll = null; // a revived task starts with no punctuation of ours scheduled
+    drain = null;
+    housekeeping = null;
     this.wake = StreamThreadWakeups.forCurrentThread();
     this.store = new WatchedWallets(context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE),
         context.getStateStore(ChainPollerTopology.RESOLVED_TRANSFERS_STORE));
@@ -207,10 +223,11 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     roundInFlight = true;
     listener.roundStarted();
     roundsWithoutPoll++;
+    Queue<Runnable> results = completed;
     feed.advance(punctuatedAtMs)
         .orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS)
         .whenComplete((progress, error) -> {
-          completed.add(() -> onMasterchain(progress == null ? null : progress.masterchain(), error));
+          results.add(() -> onMasterchain(progress == null ? null : progress.masterchain(), error));
           listener.stepQueued();
           wake.run();
         });
@@ -236,6 +253,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   }
 
   private void pollAll(Instant now) {
+    Queue<Runnable> results = completed;
     Map<String, WatchedWallet> wallets = new LinkedHashMap<>();
     for (String key : List.copyOf(watched)) {
       WatchedWallet wallet = store.get(key);
@@ -252,7 +270,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
         .handle((ignored, error) -> null)
         .thenRun(() -> {
-          completed.add(() -> concludeAll(wallets, calls, now));
+          results.add(() -> concludeAll(wallets, calls, now));
           listener.stepQueued();
           wake.run();
         });

@@ -83,11 +83,18 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   private static final Duration VERDICT_RETRY = Duration.ofSeconds(1);
 
   private final WalletTxDependencies deps;
-  private final Inbox inbox = new Inbox();
-  private final WalletIndex index = new WalletIndex();
+  // The in-memory state below is made anew by every init(): Kafka Streams re-initialises the same
+  // processor instance when it revives a task after a dirty close (a corrupted task under
+  // exactly-once, e.g. an aborted transaction), and what the old incarnation held (wallets handed
+  // to a round, results not yet drained, the fenced flag) no longer matches the restored stores.
+  // A round still running for the old incarnation delivers into its old inbox, which nobody
+  // drains: the new incarnation rechecks every waiting wallet in the ledger and hands the ready
+  // ones over again, and the ledger refuses a second intent for a transfer that already has one.
+  private Inbox inbox;
+  private WalletIndex index;
   /** Verdicts the ledger could not record, to try again, with when. */
-  private final Map<VerdictCommand, Instant> verdictRetries = new HashMap<>();
-  private final Set<String> reportedPartlySettled = new HashSet<>();
+  private Map<VerdictCommand, Instant> verdictRetries;
+  private Set<String> reportedPartlySettled = new HashSet<>();
   private ProcessorContext<String, Object> context;
   private KeyValueStore<String, WalletHead> heads;
   private WalletQueue queue;
@@ -106,6 +113,13 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   @Override
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
+    this.inbox = new Inbox();
+    this.index = new WalletIndex();
+    this.verdictRetries = new HashMap<>();
+    this.reportedPartlySettled = new HashSet<>();
+    this.fenced = false;
+    this.work = null; // a revived task starts with no punctuation of ours scheduled
+    this.watchdog = null;
     inbox.wakeWith(StreamThreadWakeups.forCurrentThread());
     this.heads = context.getStateStore(WALLET_HEADS_STORE);
     this.queue = new WalletQueue(context.getStateStore(WALLET_QUEUE_STORE));
