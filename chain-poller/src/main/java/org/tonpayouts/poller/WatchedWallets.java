@@ -38,7 +38,11 @@ final class WatchedWallets {
   private final KeyValueStore<String, WatchedWallet> wallets;
   private final KeyValueStore<String, ResolvedTransfer> resolved;
   private final Map<String, WatchedWallet> values = new HashMap<>();
-  /** Per wallet, its record as last read from or written to {@link #wallets}. */
+  /**
+   * Per wallet, its record as last read from or written to {@link #wallets}: not derivable from
+   * {@link #values}, because a record of the old layout carries verdicts the value also holds and
+   * must be rewritten without them.
+   */
   private final Map<String, WatchedWallet> records = new HashMap<>();
   /** Per wallet, its remembered verdicts and the keys they have in {@link #resolved} (by identity: they never change). */
   private final Map<String, Map<ResolvedTransfer, String>> stored = new HashMap<>();

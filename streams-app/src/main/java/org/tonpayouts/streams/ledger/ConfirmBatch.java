@@ -56,7 +56,7 @@ final class ConfirmBatch {
 
   /**
    * Settles what it can of {@code commands} and says, by position in the list, what became of
-   * each it settled; the others are untouched (not even locked past this transaction's end).
+   * each it settled; the others are neither changed nor locked, and go one by one.
    *
    * @throws SQLException when a statement fails: the caller rolls back to before the call and
    *     takes every verdict one by one
