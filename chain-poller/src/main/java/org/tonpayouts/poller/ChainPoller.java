@@ -27,6 +27,7 @@ public final class ChainPoller implements AutoCloseable {
 
   private final Topology topology;
   private final KafkaStreams streams;
+  private final StreamThreadWakeups.Supplier clients = StreamThreadWakeups.clientSupplier();
   private final PollerMetrics metrics;
   private final CloseOptions closeOptions;
 
@@ -44,7 +45,7 @@ public final class ChainPoller implements AutoCloseable {
     this.topology = ChainPollerTopology.build(api, clock, PollerSettings.from(config), metrics);
     Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG));
     props.putAll(extraProperties);
-    this.streams = new KafkaStreams(topology, props, StreamThreadWakeups.clientSupplier());
+    this.streams = new KafkaStreams(topology, props, clients);
     streams.setUncaughtExceptionHandler(uncaughtExceptionHandler());
     streams.setStateListener((now, before) -> log.info("state change from={} to={}", before, now));
   }
@@ -75,6 +76,7 @@ public final class ChainPoller implements AutoCloseable {
    */
   @Override
   public void close() {
+    clients.stayAwake(); // the stream threads see the close at once, not after a poll at rest
     streams.close(closeOptions);
   }
 

@@ -18,13 +18,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.Cancellable;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.wakeup.PacedPunctuations;
+import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
 import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.Submission;
@@ -69,7 +70,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
    */
   private Queue<Runnable> completed = new ConcurrentLinkedQueue<>();
   /** Wakes the stream thread when a round's results are queued, so they are applied now. */
-  private Runnable wake = () -> { };
+  private StreamThreadWaker waker = StreamThreadWaker.NONE;
 
   private ProcessorContext<String, Confirmation> context;
   private WatchedWallets store;
@@ -119,14 +120,29 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     lastMasterchainSeqno = -1;
     roundsWithoutPoll = 0;
     roundInFlight = false;
-    poll = null; // a revived task starts with no punctuation of ours scheduled
-    drain = null;
-    housekeeping = null;
-    this.wake = StreamThreadWakeups.forCurrentThread();
+    cancelPunctuations(); // a revived task starts with no punctuation of ours scheduled
+    this.waker = StreamThreadWakeups.forCurrentThread();
     this.store = new WatchedWallets(context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE),
         context.getStateStore(ChainPollerTopology.RESOLVED_TRANSFERS_STORE));
     // the first tick loads the watch list from the store, then ticks continue only while needed
-    poll = context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::onPollTick);
+    poll = PacedPunctuations.schedule(context, waker, settings.interval(), this::onPollTick);
+  }
+
+  @Override
+  public void close() {
+    cancelPunctuations();
+  }
+
+  /** Cancels our punctuations and releases their paces (Kafka Streams drops a closed task's punctuations, not the paces). */
+  private void cancelPunctuations() {
+    for (Cancellable c : new Cancellable[] {poll, drain, housekeeping}) {
+      if (c != null) {
+        c.cancel();
+      }
+    }
+    poll = null;
+    drain = null;
+    housekeeping = null;
   }
 
   @Override
@@ -176,13 +192,13 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
       return; // the first tick, already scheduled, decides
     }
     if (!watched.isEmpty() && poll == null) {
-      poll = context.schedule(settings.interval(), PunctuationType.WALL_CLOCK_TIME, this::onPollTick);
+      poll = PacedPunctuations.schedule(context, waker, settings.interval(), this::onPollTick);
     } else if (watched.isEmpty() && poll != null) {
       poll.cancel();
       poll = null;
     }
     if (roundInFlight && drain == null) {
-      drain = context.schedule(DRAIN_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> {
+      drain = PacedPunctuations.schedule(context, waker, DRAIN_INTERVAL, t -> {
         drainCompleted();
         afterWork();
       });
@@ -191,7 +207,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
       drain = null;
     }
     if (!idleUntil.isEmpty() && housekeeping == null) {
-      housekeeping = context.schedule(HOUSEKEEPING_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> {
+      housekeeping = PacedPunctuations.schedule(context, waker, HOUSEKEEPING_INTERVAL, t -> {
         forgetIdle(clock.instant());
         afterWork();
       });
@@ -229,7 +245,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
         .whenComplete((progress, error) -> {
           results.add(() -> onMasterchain(progress == null ? null : progress.masterchain(), error));
           listener.stepQueued();
-          wake.run();
+          waker.wake();
         });
   }
 
@@ -272,7 +288,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
         .thenRun(() -> {
           results.add(() -> concludeAll(wallets, calls, now));
           listener.stepQueued();
-          wake.run();
+          waker.wake();
         });
   }
 

@@ -232,7 +232,8 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final String OUTBOX_POLL_INTERVAL_MS_CONFIG = "outbox.poll.interval.ms";
   private static final String OUTBOX_POLL_INTERVAL_MS_DOC =
       "How often streams-app publishes what its ledger holds for Kafka and has not published yet: every audit_log row"
-          + " to payout.audit, and the settlements of operators' resolutions to payout.settlements. Published at least"
+          + " to payout.audit, and the settlements of operators' resolutions to payout.settlements. While both outboxes"
+          + " stay empty it waits twice as long after each run, up to 5 times this. Published at least"
           + " once (a crash between the send and its mark repeats it; consumers deduplicate on the audit id).";
   /** The shortest admin token streams-app accepts. */
   public static final int ADMIN_TOKEN_MIN_LENGTH = 16;

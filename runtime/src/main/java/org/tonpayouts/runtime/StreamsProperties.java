@@ -22,8 +22,12 @@ import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
  * watch-list entry or a verdict and wedge a wallet; that is a bug to stop for, not bad input.
  */
 public final class StreamsProperties {
-  /** {@code poll.ms}: no longer than the shortest wall-clock punctuation that must keep its pace. */
-  public static final long POLL_MS = 50L;
+  /**
+   * {@code poll.ms}: how long a stream thread at rest waits for records. A busy thread polls far
+   * shorter (results of I/O threads wake it, and it keeps polling briefly for a while after), and so
+   * does one whose processors keep a punctuation's pace (WakeableConsumer, PacedPunctuations).
+   */
+  public static final long POLL_MS = 500L;
 
   private StreamsProperties() {}
 
@@ -42,16 +46,16 @@ public final class StreamsProperties {
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.getLong(PayoutsConfig.STREAMS_COMMIT_INTERVAL_MS_CONFIG));
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(PayoutsConfig.STREAMS_NUM_THREADS_CONFIG));
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(PayoutsConfig.STREAMS_STATE_DIR_CONFIG));
-    // How long a stream thread waits for records. Results of I/O threads wake it at once
-    // (StreamThreadWakeups), so this only bounds wall-clock punctuations (the poller's 50 ms ticks
-    // while it watches something) and the cost of an idle thread: at 5 ms it woke 200 times a
-    // second with nothing to do (5 % of a core per process at rest).
+    // How long a stream thread waits for records at rest. Results of I/O threads wake it at once
+    // (StreamThreadWakeups) and punctuations that must keep their pace shorten its polls
+    // (PacedPunctuations), so this only sets the cost of an idle thread: at 5 ms it woke 200 times
+    // a second with nothing to do (5 % of a core per process at rest), at 50 ms 1 % per process.
     props.put(StreamsConfig.POLL_MS_CONFIG, POLL_MS);
     props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndFailExceptionHandler.class);
     props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectionProductionExceptionHandler.class);
     // A fetch the broker holds returns as soon as records (or a commit marker) arrive, so a long
     // wait costs no latency; a 10 ms one made every idle consumer ask the broker 100 times a second.
-    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 500);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 1000);
     // A read_committed consumer sees a record only once its transaction commits, and the commit
     // flushes the producer first: lingering costs no latency, while sending each record at once
     // (linger 0) made a produce request per record or two, each also checked by the transaction

@@ -48,6 +48,7 @@ public final class StreamsApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
 
   private final KafkaStreams streams;
+  private final StreamThreadWakeups.Supplier clients = StreamThreadWakeups.clientSupplier();
   private final Topology topology;
   private final Wiring wiring;
   private final PayoutsConfig config;
@@ -68,7 +69,7 @@ public final class StreamsApp implements AutoCloseable {
     String applicationId = config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG);
     Properties props = StreamsProperties.base(config, applicationId, metrics.registry());
     adminToken.ifPresent(token -> props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, adminEndpoint(config)));
-    this.streams = new KafkaStreams(topology, props, StreamThreadWakeups.clientSupplier());
+    this.streams = new KafkaStreams(topology, props, clients);
     // Database, broker and API trouble gets a fresh thread from the last commit; anything else
     // (a bug, an unreadable record on an internal topic) stops the instance loudly.
     streams.setUncaughtExceptionHandler(StreamThreadFailures.handler(t -> t instanceof LedgerException));
@@ -182,6 +183,7 @@ public final class StreamsApp implements AutoCloseable {
     if (admin != null) {
       admin.close();
     }
+    clients.stayAwake(); // the stream threads see the close at once, not after a poll at rest
     streams.close(StreamsProperties.closeOptions(config, Duration.ofSeconds(30)));
     wiring.close();
     outboxPublisher.close();

@@ -1,7 +1,10 @@
 package org.tonpayouts.runtime.wakeup;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,41 +23,56 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * result on its next loop, as before.
  */
 public final class StreamThreadWakeups {
-  private static final Runnable NOTHING = () -> { };
   /** Each stream thread's main consumer, registered on its first poll (the thread is known then). */
   private static final Map<Thread, WakeableConsumer> BY_THREAD = new ConcurrentHashMap<>();
 
   private StreamThreadWakeups() {}
 
   /** The client supplier whose main consumers can be woken; every payout process builds its Kafka Streams with it. */
-  public static KafkaClientSupplier clientSupplier() {
-    // the clients Kafka Streams makes by default, the main consumer wrapped
-    return new KafkaClientSupplier() {
-      @Override
-      public Admin getAdmin(Map<String, Object> config) {
-        return Admin.create(config);
-      }
+  public static Supplier clientSupplier() {
+    return new Supplier();
+  }
 
-      @Override
-      public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
-      }
+  /** The clients Kafka Streams makes by default, the main consumers wakeable. */
+  public static final class Supplier implements KafkaClientSupplier {
+    private final List<WakeableConsumer> mainConsumers = new CopyOnWriteArrayList<>();
 
-      @Override
-      public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return new WakeableConsumer(plainConsumer(config));
-      }
+    private Supplier() {}
 
-      @Override
-      public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
-        return plainConsumer(config);
-      }
+    /**
+     * Call before closing the Kafka Streams instance: its stream threads stop waiting long for
+     * records, so each one sees the close at once instead of after its current poll.
+     */
+    public void stayAwake() {
+      mainConsumers.forEach(WakeableConsumer::stayAwake);
+    }
 
-      @Override
-      public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
-        return plainConsumer(config);
-      }
-    };
+    @Override
+    public Admin getAdmin(Map<String, Object> config) {
+      return Admin.create(config);
+    }
+
+    @Override
+    public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+      return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+      WakeableConsumer consumer = new WakeableConsumer(plainConsumer(config));
+      mainConsumers.add(consumer);
+      return consumer;
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+      return plainConsumer(config);
+    }
+
+    @Override
+    public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+      return plainConsumer(config);
+    }
   }
 
   private static Consumer<byte[], byte[]> plainConsumer(Map<String, Object> config) {
@@ -62,12 +80,25 @@ public final class StreamThreadWakeups {
   }
 
   /**
-   * What wakes the calling stream thread (call it on the stream thread, e.g. in a processor's
-   * {@code init}); does nothing when the thread has no wakeable consumer.
+   * The waker of the calling stream thread (call it on the stream thread, e.g. in a processor's
+   * {@code init}); {@link StreamThreadWaker#NONE} when the thread has no wakeable consumer.
    */
-  public static Runnable forCurrentThread() {
+  public static StreamThreadWaker forCurrentThread() {
     WakeableConsumer consumer = BY_THREAD.get(Thread.currentThread());
-    return consumer == null ? NOTHING : consumer::wake;
+    if (consumer == null) {
+      return StreamThreadWaker.NONE;
+    }
+    return new StreamThreadWaker() {
+      @Override
+      public void wake() {
+        consumer.wake();
+      }
+
+      @Override
+      public Runnable keepPace(Duration every) {
+        return consumer.keepPace(every);
+      }
+    };
   }
 
   static void register(WakeableConsumer consumer) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -36,7 +37,10 @@ import org.apache.kafka.common.metrics.KafkaMetric;
  * <p>While the thread is busy (records came, or it was woken, within {@link #ACTIVE_FOR}) it polls
  * for at most {@link #ACTIVE_POLL}: Kafka Streams commits and punctuates only between polls, so a
  * long poll right after a record was forwarded would hold that record's commit (and every hop
- * downstream) for up to {@code poll.ms}. At rest it waits the full {@code poll.ms}.
+ * downstream) for up to {@code poll.ms}. While a processor keeps a pace ({@link #keepPace}, for a
+ * wall-clock punctuation that must fire on time) it polls for at most that pace. At rest it waits
+ * the full {@code poll.ms}, and once its Kafka Streams closes ({@link #stayAwake()}) never long,
+ * so the thread sees the close at once.
  *
  * <p>It wakes with {@link Consumer#wakeup()}, whose {@link WakeupException} this wrapper keeps from
  * Kafka Streams: a poll that is woken returns no records, and every other call that could meet a
@@ -48,12 +52,17 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
   static final Duration ACTIVE_FOR = Duration.ofMillis(500);
   /** The longest poll of a busy thread: well within a commit interval. */
   static final Duration ACTIVE_POLL = Duration.ofMillis(5);
+  /** How long after a rebalance callback the thread counts as busy (it is setting up its tasks). */
+  static final Duration SETTLING_FOR = Duration.ofSeconds(10);
 
   private final Consumer<byte[], byte[]> delegate;
   private final AtomicBoolean wakeRequested = new AtomicBoolean();
   private volatile boolean polling;
   private volatile Thread pollingThread;
   private volatile long busyUntilNanos = System.nanoTime();
+  private volatile boolean awake;
+  /** Paces the stream thread's processors keep, by hold; made, released and read on the stream thread. */
+  private final Map<Object, Long> paceNanos = new ConcurrentHashMap<>();
 
   WakeableConsumer(Consumer<byte[], byte[]> delegate) {
     this.delegate = delegate;
@@ -66,6 +75,64 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
     if (polling) {
       delegate.wakeup();
     }
+  }
+
+  /** Polls for at most {@code every} until the returned release runs. The stream thread's processors only. */
+  Runnable keepPace(Duration every) {
+    Object hold = new Object();
+    paceNanos.put(hold, every.toNanos());
+    return () -> paceNanos.remove(hold);
+  }
+
+  /** From now on polls short and ends the current poll: the Kafka Streams instance is closing. Any thread. */
+  void stayAwake() {
+    awake = true;
+    wake();
+  }
+
+  /** How long the next poll may wait, at most {@code timeout} (Kafka Streams' {@code poll.ms}). */
+  private Duration pollWait(Duration timeout) {
+    if (wakeRequested.getAndSet(false)) {
+      return Duration.ZERO; // a wake-up asked for before this poll began (or while the last one was returning)
+    }
+    long limit = timeout.toNanos();
+    if (awake || System.nanoTime() - busyUntilNanos < 0) {
+      limit = Math.min(limit, ACTIVE_POLL.toNanos());
+    }
+    for (long pace : paceNanos.values()) {
+      limit = Math.min(limit, Math.max(pace, ACTIVE_POLL.toNanos())); // never shorter than a busy thread's
+    }
+    return limit == timeout.toNanos() ? timeout : Duration.ofNanos(limit);
+  }
+
+  /**
+   * The listener, with each rebalance callback making the thread busy for {@link #SETTLING_FOR}: it
+   * sets up its new tasks over several loops (restoration, then running), each waiting for a poll.
+   */
+  private ConsumerRebalanceListener settling(ConsumerRebalanceListener listener) {
+    return new ConsumerRebalanceListener() {
+      @Override
+      public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        settle();
+        listener.onPartitionsRevoked(partitions);
+      }
+
+      @Override
+      public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        settle();
+        listener.onPartitionsAssigned(partitions);
+      }
+
+      @Override
+      public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        settle();
+        listener.onPartitionsLost(partitions);
+      }
+    };
+  }
+
+  private void settle() {
+    busyUntilNanos = System.nanoTime() + SETTLING_FOR.toNanos();
   }
 
   /** The thread that polls this consumer (its stream thread), once it polled. */
@@ -81,10 +148,7 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
     }
     polling = true;
     try {
-      // a wake-up asked for before this poll began (or while the last one was returning) is not lost
-      Duration wait = wakeRequested.getAndSet(false) ? Duration.ZERO
-          : System.nanoTime() - busyUntilNanos < 0 && ACTIVE_POLL.compareTo(timeout) < 0 ? ACTIVE_POLL : timeout;
-      ConsumerRecords<byte[], byte[]> records = delegate.poll(wait);
+      ConsumerRecords<byte[], byte[]> records = delegate.poll(pollWait(timeout));
       if (!records.isEmpty()) {
         busyUntilNanos = System.nanoTime() + ACTIVE_FOR.toNanos();
       }
@@ -253,7 +317,7 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
 
   @Override
   public void subscribe(Collection<String> topics, ConsumerRebalanceListener listener) {
-    delegate.subscribe(topics, listener);
+    delegate.subscribe(topics, settling(listener));
   }
 
   @Override
@@ -263,7 +327,7 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
 
   @Override
   public void subscribe(Pattern pattern, ConsumerRebalanceListener listener) {
-    delegate.subscribe(pattern, listener);
+    delegate.subscribe(pattern, settling(listener));
   }
 
   @Override
@@ -273,7 +337,7 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
 
   @Override
   public void subscribe(SubscriptionPattern pattern, ConsumerRebalanceListener listener) {
-    delegate.subscribe(pattern, listener);
+    delegate.subscribe(pattern, settling(listener));
   }
 
   @Override

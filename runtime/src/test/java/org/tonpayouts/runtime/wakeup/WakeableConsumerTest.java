@@ -90,12 +90,76 @@ class WakeableConsumerTest {
     TopicPartition partition = new TopicPartition("wake-" + UUID.randomUUID(), 0);
     try (WakeableConsumer consumer = consumerOnAnEmptyTopic(partition)) {
       consumer.poll(Duration.ZERO); // this thread is now the consumer's stream thread
-      StreamThreadWakeups.forCurrentThread().run();
+      StreamThreadWakeups.forCurrentThread().wake();
       long started = System.nanoTime();
       assertThat(consumer.poll(LONG_POLL)).isEmpty();
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LONG_POLL.dividedBy(2));
     }
     // closed: the thread has no wakeable consumer any more, and its waker is a no-op
-    StreamThreadWakeups.forCurrentThread().run();
+    StreamThreadWakeups.forCurrentThread().wake();
+  }
+
+  @Test
+  void aKeptPaceBoundsEveryPollUntilItIsReleased() {
+    TopicPartition partition = new TopicPartition("wake-" + UUID.randomUUID(), 0);
+    try (WakeableConsumer consumer = consumerOnAnEmptyTopic(partition)) {
+      consumer.poll(Duration.ZERO);
+      Runnable release = consumer.keepPace(Duration.ofMillis(50));
+      for (int poll = 0; poll < 3; poll++) {
+        long started = System.nanoTime();
+        assertThat(consumer.poll(LONG_POLL)).isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LONG_POLL.dividedBy(2));
+      }
+      release.run();
+      // released: the poll waits its own timeout again (a short one here, so the test does not wait long)
+      long started = System.nanoTime();
+      consumer.poll(Duration.ofMillis(300));
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+    }
+  }
+
+  @Test
+  void aClosingInstanceEndsTheLongPollAndPollsShortFromThenOn() throws Exception {
+    TopicPartition partition = new TopicPartition("wake-" + UUID.randomUUID(), 0);
+    try (WakeableConsumer consumer = consumerOnAnEmptyTopic(partition)) {
+      consumer.poll(Duration.ZERO);
+      consumer.stayAwake();
+      for (int poll = 0; poll < 3; poll++) {
+        long started = System.nanoTime();
+        assertThat(consumer.poll(LONG_POLL)).isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LONG_POLL.dividedBy(2));
+      }
+    }
+  }
+
+  @Test
+  void aRebalanceKeepsTheThreadBusyWhileItSetsUpItsTasks() {
+    String topic = "wake-" + UUID.randomUUID();
+    kafka.createTopics(Map.of(topic, 1));
+    KafkaConsumer<byte[], byte[]> plain = new KafkaConsumer<>(Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ConsumerConfig.GROUP_ID_CONFIG, "wake-" + UUID.randomUUID(),
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    java.util.concurrent.atomic.AtomicInteger assigned = new java.util.concurrent.atomic.AtomicInteger();
+    try (WakeableConsumer consumer = new WakeableConsumer(plain)) {
+      consumer.subscribe(List.of(topic), new org.apache.kafka.clients.consumer.ConsumerRebalanceListener() {
+        @Override
+        public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
+        }
+
+        @Override
+        public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {
+          assigned.addAndGet(partitions.size());
+        }
+      });
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (assigned.get() == 0 && System.nanoTime() < deadline) {
+        consumer.poll(Duration.ofMillis(100));
+      }
+      assertThat(assigned.get()).as("the group assigned the partition, through the wrapped listener").isOne();
+      long started = System.nanoTime();
+      assertThat(consumer.poll(LONG_POLL)).isEmpty();
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LONG_POLL.dividedBy(2));
+    }
   }
 }

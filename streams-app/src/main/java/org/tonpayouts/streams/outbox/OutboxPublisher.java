@@ -31,7 +31,9 @@ import org.tonpayouts.streams.metrics.PayoutMetrics;
 /**
  * Publishes what the ledger holds for Kafka and the topology does not send: every audit_log row to
  * {@code payout.audit}, and the settlements of operators' resolutions to {@code payout.settlements}.
- * One thread polls both outboxes every {@code outbox.poll.interval.ms}; a batch is marked published
+ * One thread polls both outboxes every {@code outbox.poll.interval.ms} while it finds something, and
+ * backs off to {@link #IDLE_FACTOR} times that while they stay empty (an idle service should not ask
+ * its database five times a second for nothing); a batch is marked published
  * only after Kafka acknowledged every record of it (idempotent producer, {@code acks=all}), so a
  * crash or a broker outage repeats records and never loses one. Consumers deduplicate on the audit
  * id ({@code auditId}, {@code resolution.auditId}).
@@ -40,6 +42,8 @@ public final class OutboxPublisher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(OutboxPublisher.class);
   static final int BATCH = 100;
   private static final Duration ACK_TIMEOUT = Duration.ofSeconds(30);
+  /** The longest wait between polls of empty outboxes, in poll intervals. */
+  static final int IDLE_FACTOR = 5;
 
   private final Ledger ledger;
   private final Producer<String, byte[]> producer;
@@ -72,27 +76,50 @@ public final class OutboxPublisher implements AutoCloseable {
   }
 
   public void start() {
-    thread.scheduleWithFixedDelay(this::publishAll, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
-    log.info("outbox publisher started interval_ms={} topics={},{}", interval.toMillis(), Topics.PAYOUT_AUDIT,
-        Topics.PAYOUT_SETTLEMENTS);
+    thread.execute(() -> publishAndReschedule(interval));
+    log.info("outbox publisher started interval_ms={} idle_interval_ms={} topics={},{}", interval.toMillis(),
+        interval.toMillis() * IDLE_FACTOR, Topics.PAYOUT_AUDIT, Topics.PAYOUT_SETTLEMENTS);
   }
 
-  /** Publishes everything waiting, in batches; failures are logged, counted and retried on the next run. */
-  void publishAll() {
-    drain("audit", ledger.auditOutbox(), this::sendAudit);
-    drain("settlements", ledger.settlementOutbox(), this::sendSettlements);
+  /** One run, then the next one after {@code interval} if it published something, else after up to twice {@code last}. */
+  private void publishAndReschedule(Duration last) {
+    Duration next = publishAll() > 0 ? interval : nextIdleWait(last, interval);
+    if (!thread.isShutdown()) {
+      thread.schedule(() -> publishAndReschedule(next), next.toMillis(), TimeUnit.MILLISECONDS);
+    }
   }
 
-  private <T> void drain(String name, Outbox<T> outbox, Outbox.Sink<T> sink) {
+  /** The wait after a run that found nothing: twice the last one, at most {@link #IDLE_FACTOR} intervals. */
+  static Duration nextIdleWait(Duration last, Duration interval) {
+    Duration doubled = last.multipliedBy(2);
+    Duration longest = interval.multipliedBy(IDLE_FACTOR);
+    return doubled.compareTo(longest) < 0 ? doubled : longest;
+  }
+
+  /**
+   * Publishes everything waiting, in batches; failures are logged, counted and retried on the next run.
+   *
+   * @return how many records it published
+   */
+  int publishAll() {
+    return drain("audit", ledger.auditOutbox(), this::sendAudit)
+        + drain("settlements", ledger.settlementOutbox(), this::sendSettlements);
+  }
+
+  private <T> int drain(String name, Outbox<T> outbox, Outbox.Sink<T> sink) {
+    int published = 0;
     try {
-      while (outbox.publishNext(BATCH, sink) == BATCH) {
-        // a full batch: there may be more
-      }
+      int batch;
+      do {
+        batch = outbox.publishNext(BATCH, sink);
+        published += batch;
+      } while (batch == BATCH); // a full batch: there may be more
     } catch (RuntimeException e) {
       metrics.outboxFailure(name);
-      log.warn("outbox publication failed, retrying in {} ms outbox={} error={}", interval.toMillis(), name,
-          e.getMessage());
+      log.warn("outbox publication failed, retrying in at most {} ms outbox={} error={}",
+          interval.toMillis() * IDLE_FACTOR, name, e.getMessage());
     }
+    return published;
   }
 
   private void sendAudit(List<AuditRecord> records) throws Exception {

@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.Cancellable;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -29,6 +28,8 @@ import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.runtime.wakeup.PacedPunctuations;
+import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
 import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
 import org.tonpayouts.streams.io.Inbox;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
@@ -105,6 +106,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   private boolean fenced;
   private Cancellable work;
   private Cancellable watchdog;
+  private StreamThreadWaker waker = StreamThreadWaker.NONE;
 
   public WalletTxProcessor(WalletTxDependencies deps) {
     this.deps = deps;
@@ -118,9 +120,9 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     this.verdictRetries = new HashMap<>();
     this.reportedPartlySettled = new HashSet<>();
     this.fenced = false;
-    this.work = null; // a revived task starts with no punctuation of ours scheduled
-    this.watchdog = null;
-    inbox.wakeWith(StreamThreadWakeups.forCurrentThread());
+    cancelPunctuations(); // a revived task starts with no punctuation of ours scheduled
+    this.waker = StreamThreadWakeups.forCurrentThread();
+    inbox.wakeWith(waker::wake);
     this.heads = context.getStateStore(WALLET_HEADS_STORE);
     this.queue = new WalletQueue(context.getStateStore(WALLET_QUEUE_STORE));
     WindowStore<String, PayoutRequest> accepted = context.getStateStore(REQUEST_MEMORY_STORE);
@@ -143,7 +145,20 @@ public final class WalletTxProcessor implements Processor<String, Object, String
 
   @Override
   public void close() {
+    cancelPunctuations();
     reportedPartlySettled.forEach(key -> deps.metrics().partlySettled(key, null));
+  }
+
+  /** Cancels our punctuations and releases their paces (Kafka Streams drops a closed task's punctuations, not the paces). */
+  private void cancelPunctuations() {
+    if (work != null) {
+      work.cancel();
+      work = null;
+    }
+    if (watchdog != null) {
+      watchdog.cancel();
+      watchdog = null;
+    }
   }
 
   @Override
@@ -172,14 +187,14 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     }
     boolean working = inbox.pending() > 0 || index.hasDeferred() || !verdictRetries.isEmpty();
     if (working && work == null) {
-      work = context.schedule(WORK_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> onWorkTick());
+      work = PacedPunctuations.schedule(context, waker, WORK_INTERVAL, t -> onWorkTick());
     } else if (!working && work != null) {
       work.cancel();
       work = null;
     }
     boolean awaiting = index.hasAwaiting();
     if (awaiting && watchdog == null) {
-      watchdog = context.schedule(WATCHDOG_INTERVAL, PunctuationType.WALL_CLOCK_TIME, t -> onWatchdogTick());
+      watchdog = PacedPunctuations.schedule(context, waker, WATCHDOG_INTERVAL, t -> onWatchdogTick());
     } else if (!awaiting && watchdog != null) {
       watchdog.cancel();
       watchdog = null;

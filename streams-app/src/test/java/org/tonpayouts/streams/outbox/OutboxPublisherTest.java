@@ -67,7 +67,7 @@ class OutboxPublisherTest {
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1", ProducerConfig.MAX_BLOCK_MS_CONFIG, 500,
         ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 1_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 500),
         new StringSerializer(), new ByteArraySerializer()), metrics, Duration.ofSeconds(60))) {
-      away.publishAll();
+      assertThat(away.publishAll()).as("nothing published while the broker is away").isZero();
     }
     assertThat(metrics.count("payout.outbox.failures")).isEqualTo(1.0);
     assertThat(ledger.auditOutbox().unpublished()).isEqualTo(2);
@@ -79,7 +79,8 @@ class OutboxPublisherTest {
     }
     try (OutboxPublisher publisher = new OutboxPublisher(ledger,
         OutboxPublisher.producer(kafka.bootstrapServers(), "outbox-test"), metrics, Duration.ofSeconds(60))) {
-      publisher.publishAll();
+      assertThat(publisher.publishAll()).isEqualTo(2);
+      assertThat(publisher.publishAll()).as("a second run finds nothing left").isZero();
     }
 
     assertThat(ledger.auditOutbox().unpublished()).isZero();
@@ -113,5 +114,17 @@ class OutboxPublisherTest {
       }
       return records;
     }
+  }
+
+  @Test
+  void emptyOutboxesArePolledLessOftenUpToFiveIntervals() {
+    Duration interval = Duration.ofMillis(200);
+    Duration wait = interval;
+    List<Long> waits = new ArrayList<>();
+    for (int run = 0; run < 5; run++) {
+      wait = OutboxPublisher.nextIdleWait(wait, interval);
+      waits.add(wait.toMillis());
+    }
+    assertThat(waits).containsExactly(400L, 800L, 1000L, 1000L, 1000L);
   }
 }
