@@ -70,7 +70,7 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
 
   /** Ends the poll the stream thread waits in, or makes its next poll return at once. Any thread. */
   void wake() {
-    busyUntilNanos = System.nanoTime() + ACTIVE_FOR.toNanos();
+    busyFor(ACTIVE_FOR);
     wakeRequested.set(true);
     if (polling) {
       delegate.wakeup();
@@ -132,7 +132,19 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
   }
 
   private void settle() {
-    busyUntilNanos = System.nanoTime() + SETTLING_FOR.toNanos();
+    busyFor(SETTLING_FOR);
+  }
+
+  /**
+   * Counts the thread busy for at least {@code period} from now; never shortens a longer period
+   * (records right after a rebalance do not end its settling). Two threads racing here can lose one
+   * extension: the cost is a longer poll, never a lost wake-up.
+   */
+  private void busyFor(Duration period) {
+    long until = System.nanoTime() + period.toNanos();
+    if (until - busyUntilNanos > 0) {
+      busyUntilNanos = until;
+    }
   }
 
   /** The thread that polls this consumer (its stream thread), once it polled. */
@@ -150,7 +162,7 @@ final class WakeableConsumer implements Consumer<byte[], byte[]> {
     try {
       ConsumerRecords<byte[], byte[]> records = delegate.poll(pollWait(timeout));
       if (!records.isEmpty()) {
-        busyUntilNanos = System.nanoTime() + ACTIVE_FOR.toNanos();
+        busyFor(ACTIVE_FOR);
       }
       return records;
     } catch (WakeupException e) {
