@@ -12,11 +12,8 @@ import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +21,6 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.ManualClock;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
-import org.tonpayouts.schemas.JsonSerde;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.ton.api.TonApiClient;
@@ -93,7 +89,7 @@ class WatchListReviveTest {
         metrics, rounds);
     MockProcessorContext<String, Confirmation> context = new MockProcessorContext<>();
     context.setCurrentSystemTimeMs(START.toEpochMilli());
-    stores(context);
+    WatchListStores.openOn(context.getStateStoreContext());
 
     processor.init(context);
     Submission s = submission(t, "req-revive", clock.instant());
@@ -142,16 +138,5 @@ class WatchListReviveTest {
 
   private static List<Confirmation> confirmations(MockProcessorContext<String, Confirmation> context) {
     return context.forwarded().stream().map(f -> (Confirmation) f.record().value()).toList();
-  }
-
-  private static void stores(MockProcessorContext<String, Confirmation> context) {
-    KeyValueStore<String, WatchedWallet> wallets = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore(ChainPollerTopology.WATCHED_WALLETS_STORE), Serdes.String(),
-        JsonSerde.of(WatchedWallet.class)).withLoggingDisabled().build();
-    wallets.init(context.getStateStoreContext(), wallets);
-    KeyValueStore<String, ResolvedTransfer> resolved = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore(ChainPollerTopology.RESOLVED_TRANSFERS_STORE), Serdes.String(),
-        JsonSerde.of(ResolvedTransfer.class)).withLoggingDisabled().build();
-    resolved.init(context.getStateStoreContext(), resolved);
   }
 }

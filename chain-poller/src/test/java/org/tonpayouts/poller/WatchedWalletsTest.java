@@ -6,16 +6,13 @@ import static org.assertj.core.groups.Tuple.tuple;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
-import org.tonpayouts.schemas.JsonSerde;
 
 /**
  * The watch list's stores: a wallet's record stays the same size however many verdicts it
@@ -30,13 +27,9 @@ class WatchedWalletsTest {
 
   @BeforeEach
   void stores() {
-    MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
-    wallets = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ChainPollerTopology.WATCHED_WALLETS_STORE),
-        Serdes.String(), JsonSerde.of(WatchedWallet.class)).withLoggingDisabled().build();
-    wallets.init(context.getStateStoreContext(), wallets);
-    resolved = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ChainPollerTopology.RESOLVED_TRANSFERS_STORE),
-        Serdes.String(), JsonSerde.of(ResolvedTransfer.class)).withLoggingDisabled().build();
-    resolved.init(context.getStateStoreContext(), resolved);
+    WatchListStores stores = WatchListStores.openOn(new MockProcessorContext<>().getStateStoreContext());
+    wallets = stores.wallets();
+    resolved = stores.resolved();
   }
 
   private static ResolvedTransfer verdict(int n) {
