@@ -75,7 +75,7 @@ final class TestWallet {
     byte[] signature = signWith.sign(unsignedBody.getHash());
     Cell body = CellBuilder.beginCell().storeBytes(signature).storeCell(unsignedBody).endCell();
     StateInit init = withInit
-        ? StateInit.deserialize(CellSlice.beginParse(subwallets.stateInit(subwalletId))) : null;
+        ? StateInit.deserialize(CellSlice.beginParse(Cell.fromBoc(subwallets.stateInit(subwalletId).toBoc()))) : null;
     Cell message = Message.builder()
         .info(ExternalMessageInInfo.builder()
             .srcAddr(MsgAddressExtNone.builder().build())
@@ -107,7 +107,7 @@ final class TestWallet {
     if (send.comment() == null) {
       b.storeBit(false);
     } else {
-      b.storeBit(true).storeRef(TextComment.encode(send.comment()));
+      b.storeBit(true).storeRef(Cell.fromBoc(TextComment.encode(send.comment()).toBoc()));
     }
     return b.endCell();
   }

@@ -87,7 +87,7 @@ final class ChainScan {
     ExternalIn in = null;
     if (t.inMsg() != null && t.inMsg().isExternalIn()) {
       Cell inCell = CellSlice.beginParse(root.getRefs().get(0)).loadRef();
-      ParsedTransfer parsed = TransferParser.parse(inCell);
+      ParsedTransfer parsed = TransferParser.parse(org.tonpayouts.ton.cell.TonCell.fromBoc(inCell.toBoc(true)));
       in = new ExternalIn(parsed.messageHash(), parsed.seqno(), parsed.signatureValidFor(ourPublicKey));
     }
     List<Payment> payments = new ArrayList<>();

@@ -29,6 +29,16 @@ public final class Cells {
     return CellBuilder.beginCell().storeSlice(slice).endCell();
   }
 
+  /** Bridge while devnet still builds ton4j cells: the same cell as a {@link org.tonpayouts.ton.cell.TonCell}. */
+  public static org.tonpayouts.ton.cell.TonCell fast(Cell cell) {
+    return cell == null ? null : org.tonpayouts.ton.cell.TonCell.fromBoc(cell.toBoc(true));
+  }
+
+  /** Bridge while devnet still builds ton4j cells: the same cell as ton4j's. */
+  public static Cell ton4j(org.tonpayouts.ton.cell.TonCell cell) {
+    return cell == null ? null : Cell.fromBoc(cell.toBoc());
+  }
+
   public static String hex(byte[] bytes) {
     return HexFormat.of().formatHex(bytes);
   }

@@ -43,7 +43,7 @@ final class ChainMessages {
         .build();
     Cell cell = Message.builder().info(info).init(init).body(body).build().toCell();
     return new DevnetMessage(Cells.hex(cell.getHash()), source, destination, value, fwdFee, createdLt, createdAt,
-        bounce, bounced, body, initCell, TextComment.decode(body), cell);
+        bounce, bounced, body, initCell, TextComment.decode(Cells.fast(body)), cell);
   }
 
   /** A bounced body: 0xFFFFFFFF then the first 256 bits of the original body. */

@@ -22,7 +22,7 @@ record ForeignTransfer(TonAddress wallet, TonAddress destination, long amount, S
 
   /** The external message as a BOC, signed with zeros, for a wallet at {@code wallet} data at time {@code utime}. */
   byte[] externalMessage(WalletData data, long utime) {
-    Cell order = relaxedInternal(destination, amount, bounce, comment == null ? null : TextComment.encode(comment));
+    Cell order = relaxedInternal(destination, amount, bounce, comment == null ? null : Cells.ton4j(TextComment.encode(comment)));
     Cell body = CellBuilder.beginCell()
         .storeBytes(new byte[64]) // nobody's signature: the point is that we did not sign it
         .storeUint(data.subwalletId(), 32)

@@ -1,7 +1,7 @@
 package org.tonpayouts.ton.api;
 
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellSlice;
+import org.tonpayouts.ton.cell.CellReader;
+import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
@@ -44,12 +44,9 @@ public record ChainMessage(
       return false;
     }
     try {
-      CellSlice body = CellSlice.beginParse(Cell.fromBocBase64(bodyBase64));
-      return body.getRestBits() >= 32 && body.loadUint(32).longValue() == BOUNCE_PREFIX;
-    } catch (RuntimeException | Error e) {
-      if (e instanceof VirtualMachineError vme) {
-        throw vme;
-      }
+      CellReader body = TonCell.fromBase64(bodyBase64).parse();
+      return body.remainingBits() >= 32 && body.loadUint(32) == BOUNCE_PREFIX;
+    } catch (IllegalArgumentException e) {
       return false; // not a cell we can read: not a bounce we can attribute
     }
   }

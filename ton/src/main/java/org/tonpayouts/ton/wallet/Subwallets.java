@@ -3,11 +3,11 @@ package org.tonpayouts.ton.wallet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
+import java.util.HexFormat;
 import org.ton.ton4j.smartcontract.types.WalletCodes;
-import org.ton.ton4j.tlb.StateInit;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.MessageCells;
+import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.keys.WalletKey;
 
 /**
@@ -23,14 +23,14 @@ public final class Subwallets {
   public static final long MAX_SUBWALLET_ID = 0xFFFF_FFFFL;
 
   /** ton4j's copy of the WalletV4R2 code; its hash is the well-known V4R2 code hash (tested). */
-  private static final Cell CODE = CellBuilder.beginCell().fromBoc(WalletCodes.V4R2.getValue()).endCell();
+  private static final TonCell CODE = TonCell.fromBoc(HexFormat.of().parseHex(WalletCodes.V4R2.getValue()));
 
   /** Payout setups use a handful of subwallets; the bound only stops a runaway caller from growing it. */
   private static final int ADDRESS_CACHE_LIMIT = 10_000;
 
   private final WalletKey key;
   private final int workchain;
-  // ton4j rehashes the whole code tree for every StateInit (about 0.3 ms): addresses are computed once.
+  // A StateInit costs two SHA-256 runs now, but a round asks for the address of every wallet it serves.
   private final Map<Long, TonAddress> addresses = new ConcurrentHashMap<>();
 
   public Subwallets(WalletKey key, int workchain) {
@@ -58,23 +58,19 @@ public final class Subwallets {
    * The StateInit that deploys subwallet {@code subwalletId}: WalletV4R2 code, data
    * {@code seqno 0 | subwallet_id | public key | empty plugins}.
    */
-  public Cell stateInit(long subwalletId) {
-    return stateInitOf(subwalletId).toCell();
-  }
-
-  StateInit stateInitOf(long subwalletId) {
+  public TonCell stateInit(long subwalletId) {
     checkSubwalletId(subwalletId);
-    Cell data = CellBuilder.beginCell()
+    TonCell data = TonCell.builder()
         .storeUint(0L, 32)
         .storeUint(subwalletId, 32)
         .storeBytes(key.publicKey())
         .storeBit(false)
         .endCell();
-    return StateInit.builder().code(CODE).data(data).build();
+    return MessageCells.stateInit(CODE, data);
   }
 
   /** The WalletV4R2 code cell. */
-  public static Cell code() {
+  public static TonCell code() {
     return CODE;
   }
 

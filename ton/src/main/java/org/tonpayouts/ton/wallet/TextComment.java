@@ -5,10 +5,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
-import org.ton.ton4j.cell.CellSlice;
+import org.tonpayouts.ton.cell.CellReader;
+import org.tonpayouts.ton.cell.CellWriter;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * The TON text comment: op {@code 0x00000000} then UTF-8 text, each cell filled to its last whole
@@ -23,45 +22,45 @@ public final class TextComment {
   private TextComment() {}
 
   /** The body cell carrying {@code text}. */
-  public static Cell encode(String text) {
+  public static TonCell encode(String text) {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    return snake(CellBuilder.beginCell().storeUint(OP, 32), bytes, 0);
+    return snake(TonCell.builder().storeUint(OP, 32), bytes, 0);
   }
 
-  private static Cell snake(CellBuilder b, byte[] bytes, int from) {
-    int n = Math.min(b.getFreeBits() / 8, bytes.length - from);
-    b.storeBytes(Arrays.copyOfRange(bytes, from, from + n));
+  private static TonCell snake(CellWriter b, byte[] bytes, int from) {
+    int n = Math.min(b.freeBits() / 8, bytes.length - from);
+    b.storeBits(bytes, from * 8, n * 8);
     if (from + n < bytes.length) {
-      b.storeRef(snake(CellBuilder.beginCell(), bytes, from + n));
+      b.storeRef(snake(TonCell.builder(), bytes, from + n));
     }
     return b.endCell();
   }
 
   /** The text of a comment body, or null when the body is absent or not a well-formed text comment. */
-  public static String decode(Cell body) {
+  public static String decode(TonCell body) {
     if (body == null) {
       return null;
     }
-    CellSlice slice = CellSlice.beginParse(body);
-    if (slice.getRestBits() < 32 || slice.loadUint(32).signum() != OP) {
+    CellReader slice = body.parse();
+    if (slice.remainingBits() < 32 || slice.loadUint(32) != OP) {
       return null;
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     for (int cells = 1; ; cells++) {
-      int rest = slice.getRestBits();
-      if (rest % 8 != 0 || slice.getRefsCount() > 1) {
+      int rest = slice.remainingBits();
+      if (rest % 8 != 0 || slice.remainingRefs() > 1) {
         return null;
       }
       if (rest > 0) {
-        bytes.writeBytes(slice.loadBytes(rest)); // loadBytes counts bits (BUILD-NOTES)
+        bytes.writeBytes(slice.loadBits(rest));
       }
-      if (slice.getRefsCount() == 0) {
+      if (slice.remainingRefs() == 0) {
         break;
       }
       if (cells >= MAX_CELLS) {
         return null;
       }
-      slice = CellSlice.beginParse(slice.loadRef());
+      slice = slice.loadRef().parse();
     }
     return strictUtf8(bytes.toByteArray());
   }
@@ -69,14 +68,9 @@ public final class TextComment {
   /** The comment in a body BOC, or null when there is none or the BOC cannot be read. */
   public static String decodeBoc(byte[] boc) {
     try {
-      return decode(Cell.fromBoc(boc));
-    } catch (RuntimeException e) {
-      return null;
-    } catch (VirtualMachineError e) {
-      throw e;
-    } catch (Error e) {
-      // ton4j signals some malformed cells with java.lang.Error; a body we cannot read has no comment
-      return null;
+      return decode(TonCell.fromBoc(boc));
+    } catch (IllegalArgumentException e) {
+      return null; // a body we cannot read has no comment
     }
   }
 

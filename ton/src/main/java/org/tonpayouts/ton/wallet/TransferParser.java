@@ -1,24 +1,17 @@
 package org.tonpayouts.ton.wallet;
 
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
-import org.ton.ton4j.cell.CellSlice;
-import org.ton.ton4j.tlb.ExternalMessageInInfo;
-import org.ton.ton4j.tlb.InternalMessageInfoRelaxed;
-import org.ton.ton4j.tlb.Message;
-import org.ton.ton4j.tlb.MessageRelaxed;
-import org.ton.ton4j.tlb.MsgAddressInt;
-import org.ton.ton4j.tlb.MsgAddressIntStd;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.CellReader;
+import org.tonpayouts.ton.cell.MessageCells;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
- * Reads a WalletV4R2 external message (a {@code sendBoc} payload) back into its fields: for the
- * devnet, which must validate messages as the wallet contract does, and for tests and audits.
- * Any malformed input gives an {@link IllegalArgumentException} saying what is wrong.
+ * Reads a WalletV4R2 external message (a {@code sendBoc} payload) back into its fields: for
+ * tests, audits and the chain scan, which must see what the wallet contract will check. Any
+ * malformed input gives an {@link IllegalArgumentException} saying what is wrong.
  */
 public final class TransferParser {
   private static final int SIGNATURE_BITS = 512;
@@ -30,88 +23,56 @@ public final class TransferParser {
     if (bocBase64 == null || bocBase64.isBlank()) {
       throw new IllegalArgumentException("message BOC is empty");
     }
+    TonCell root;
     try {
-      return parse(Cell.fromBocBase64(bocBase64.strip()));
+      root = TonCell.fromBase64(bocBase64);
     } catch (IllegalArgumentException e) {
-      throw e;
-    } catch (StackOverflowError e) {
-      // ton4j recurses without a depth limit: a reference cycle in a crafted BOC ends here.
-      throw new IllegalArgumentException("malformed wallet message BOC: cyclic or too deep cell references");
-    } catch (RuntimeException | Error e) {
-      // ton4j reports malformed cells with assorted RuntimeExceptions and java.lang.Error.
-      if (e instanceof VirtualMachineError vme) {
-        throw vme;
-      }
-      throw new IllegalArgumentException("malformed wallet message BOC: " + e, e);
+      throw new IllegalArgumentException("malformed wallet message BOC: " + e.getMessage(), e);
     }
+    return parse(root);
   }
 
   /** Parses an external message cell. */
-  public static ParsedTransfer parse(Cell root) {
-    Message message = Message.deserialize(CellSlice.beginParse(root));
-    if (!(message.getInfo() instanceof ExternalMessageInInfo info)) {
-      throw new IllegalArgumentException("not an inbound external message: " + message.getInfo().getClass().getSimpleName());
+  public static ParsedTransfer parse(TonCell root) {
+    MessageCells.ExternalIn message = MessageCells.readExternalIn(root);
+    CellReader cs = message.body().parse();
+    if (cs.remainingBits() < SIGNATURE_BITS + 32 + 32 + 32 + 8) {
+      throw new IllegalArgumentException("body too short for a WalletV4R2 message: " + cs.remainingBits() + " bits");
     }
-    TonAddress wallet = address(info.getDstAddr(), "destination");
-    // Cells cut out of a parsed slice carry no hashes until rebuilt (BUILD-NOTES).
-    Cell body = rebuild(message.getBody());
-    CellSlice cs = CellSlice.beginParse(body);
-    if (cs.getRestBits() < SIGNATURE_BITS + 32 + 32 + 32 + 8) {
-      throw new IllegalArgumentException("body too short for a WalletV4R2 message: " + cs.getRestBits() + " bits");
-    }
-    byte[] signature = cs.loadBytes(SIGNATURE_BITS);
-    Cell signed = rebuild(cs.sliceToCell());
+    byte[] signature = cs.loadBits(SIGNATURE_BITS);
+    TonCell signed = cs.rest();
 
-    CellSlice s = CellSlice.beginParse(signed);
-    long subwalletId = s.loadUint(32).longValue();
-    long validUntil = s.loadUint(32).longValue();
-    long seqno = s.loadUint(32).longValue();
-    int op = s.loadUint(8).intValue();
+    CellReader s = signed.parse();
+    long subwalletId = s.loadUint(32);
+    long validUntil = s.loadUint(32);
+    long seqno = s.loadUint(32);
+    int op = (int) s.loadUint(8);
     List<ParsedTransfer.ParsedOrder> orders = new ArrayList<>();
     if (op == 0) {
       // The contract loops "while refs remain: mode(8), ^message".
-      while (s.getRefsCount() > 0) {
-        if (s.getRestBits() < 8) {
+      while (s.remainingRefs() > 0) {
+        if (s.remainingBits() < 8) {
           throw new IllegalArgumentException("order " + (orders.size() + 1) + " has no send mode");
         }
-        int mode = s.loadUint(8).intValue();
+        int mode = (int) s.loadUint(8);
         orders.add(order(mode, s.loadRef(), orders.size() + 1));
       }
     }
 
-    String stateInitHash = message.getInit() == null ? null : hex(rebuild(message.getInit().toCell()).hash());
-    byte[] normalized = Message.builder().info(info).body(body).build().getNormalizedHash();
-    return new ParsedTransfer(wallet, stateInitHash, subwalletId, validUntil, seqno, op, orders,
-        hex(signature), hex(signed.hash()), hex(root.hash()), hex(normalized));
+    String stateInitHash = message.init() == null ? null : message.init().hashHex();
+    byte[] normalized = MessageCells.normalizedHash(message.destination(), message.body());
+    return new ParsedTransfer(message.destination(), stateInitHash, subwalletId, validUntil, seqno, op, orders,
+        hex(signature), signed.hashHex(), root.hashHex(), hex(normalized));
   }
 
-  private static ParsedTransfer.ParsedOrder order(int mode, Cell cell, int index) {
-    MessageRelaxed m = MessageRelaxed.deserialize(CellSlice.beginParse(cell));
-    if (!(m.getInfo() instanceof InternalMessageInfoRelaxed info)) {
-      throw new IllegalArgumentException("order " + index + " is not an internal message");
+  private static ParsedTransfer.ParsedOrder order(int mode, TonCell cell, int index) {
+    MessageCells.Internal m;
+    try {
+      m = MessageCells.readInternal(cell);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("order " + index + " is not an internal message: " + e.getMessage(), e);
     }
-    BigInteger coins = info.getValue().getCoins();
-    if (coins.bitLength() > 63) {
-      throw new IllegalArgumentException("order " + index + " amount " + coins + " exceeds a long");
-    }
-    return new ParsedTransfer.ParsedOrder(mode, address(info.getDstAddr(), "order " + index + " destination"),
-        coins.longValue(), info.getBounce(), TextComment.decode(m.getBody()));
-  }
-
-  private static TonAddress address(MsgAddressInt address, String what) {
-    if (!(address instanceof MsgAddressIntStd std)) {
-      throw new IllegalArgumentException(what + " is not a standard address: " + address);
-    }
-    byte[] raw = std.getAddress().toByteArray();
-    byte[] hash = new byte[32];
-    // BigInteger may add a sign byte or drop leading zeros: right-align the low 32 bytes.
-    int n = Math.min(raw.length, 32);
-    System.arraycopy(raw, raw.length - n, hash, 32 - n, n);
-    return TonAddress.of(std.getWorkchainId(), hash);
-  }
-
-  private static Cell rebuild(Cell cell) {
-    return CellBuilder.beginCell().storeCell(cell).endCell();
+    return new ParsedTransfer.ParsedOrder(mode, m.destination(), m.value(), m.bounce(), TextComment.decode(m.body()));
   }
 
   private static String hex(byte[] bytes) {

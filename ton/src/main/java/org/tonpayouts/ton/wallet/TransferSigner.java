@@ -1,22 +1,15 @@
 package org.tonpayouts.ton.wallet;
 
-import java.math.BigInteger;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
-import org.ton.ton4j.tlb.CurrencyCollection;
-import org.ton.ton4j.tlb.ExternalMessageInInfo;
-import org.ton.ton4j.tlb.InternalMessageInfoRelaxed;
-import org.ton.ton4j.tlb.Message;
-import org.ton.ton4j.tlb.MsgAddressExtNone;
-import org.ton.ton4j.tlb.MsgAddressIntStd;
-import org.ton.ton4j.tlb.StateInit;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.CellWriter;
+import org.tonpayouts.ton.cell.MessageCells;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * Builds and signs WalletV4R2 transfers: the step between "wallet is idle, seqno read" and the
@@ -36,7 +29,6 @@ public final class TransferSigner {
   public static final int SEND_MODE = 3;
   public static final int MAX_ORDERS = 4;
   private static final int OP_SIMPLE_SEND = 0;
-  private static final int CELL_REFS = 4;
 
   private final Subwallets subwallets;
 
@@ -70,7 +62,7 @@ public final class TransferSigner {
     }
     List<TransferOrder> ordersCopy = List.copyOf(orders);
 
-    CellBuilder unsigned = CellBuilder.beginCell()
+    CellWriter unsigned = TonCell.builder()
         .storeUint(subwalletId, 32)
         .storeUint(until, 32)
         .storeUint(seqno, 32)
@@ -78,85 +70,27 @@ public final class TransferSigner {
     for (TransferOrder order : ordersCopy) {
       unsigned.storeUint(SEND_MODE, 8).storeRef(internalMessage(order));
     }
-    Cell unsignedBody = unsigned.endCell();
+    TonCell unsignedBody = unsigned.endCell();
     byte[] signature = subwallets.key().sign(unsignedBody.hash());
-    Cell body = CellBuilder.beginCell().storeBytes(signature).storeCell(unsignedBody).endCell();
+    TonCell body = TonCell.builder().storeBytes(signature).storeCell(unsignedBody).endCell();
 
     TonAddress wallet = subwallets.address(subwalletId);
-    StateInit init = seqno == 0 ? subwallets.stateInitOf(subwalletId) : null;
-    ExternalMessageInInfo info = ExternalMessageInInfo.builder()
-        .srcAddr(MsgAddressExtNone.builder().build())
-        .dstAddr(msgAddress(wallet))
-        .importFee(BigInteger.ZERO)
-        .build();
-    Cell external = externalMessage(info, init, body);
-    byte[] normalized = Message.builder().info(info).init(init).body(body).build().getNormalizedHash();
+    TonCell init = seqno == 0 ? subwallets.stateInit(subwalletId) : null;
+    TonCell external = MessageCells.externalIn(wallet, init, body);
 
     SignedTransfer signed = new SignedTransfer(subwalletId, wallet, seqno, until, ordersCopy,
-        external.toBase64(), hex(external.hash()), hex(normalized));
+        external.toBase64(), external.hashHex(), hex(MessageCells.normalizedHash(wallet, body)));
     log.debug("signed transfer subwallet={} wallet={} seqno={} validUntil={} orders={} hash={} stateInit={}",
         subwalletId, wallet, seqno, until, ordersCopy.size(), signed.messageHash(), init != null);
     return signed;
   }
 
-  /** int_msg_info$0 ihr_disabled bounce bounced=0 src=addr_none dest value 0 0 0 0, no init, body. */
-  static Cell internalMessage(TransferOrder order) {
-    Cell info = InternalMessageInfoRelaxed.builder()
-        .iHRDisabled(true)
-        .bounce(order.bounce())
-        .bounced(false)
-        .srcAddr(MsgAddressExtNone.builder().build())
-        .dstAddr(msgAddress(order.destination()))
-        .value(CurrencyCollection.builder().coins(BigInteger.valueOf(order.amountNano())).build())
-        .iHRFee(BigInteger.ZERO)
-        .fwdFee(BigInteger.ZERO)
-        .createdLt(BigInteger.ZERO)
-        .createdAt(0)
-        .build()
-        .toCell();
-    CellBuilder b = CellBuilder.beginCell().storeCell(info).storeBit(false); // init: nothing
-    Cell body = order.comment() == null ? null : TextComment.encode(order.comment());
-    storeEither(b, body);
-    return b.endCell();
-  }
-
-  /**
-   * Message layout of the JS SDK's {@code storeMessage}: init inline when it and the body fit,
-   * body inline when it fits (one bit kept for the flag, refs within 4).
-   */
-  static Cell externalMessage(ExternalMessageInInfo info, StateInit init, Cell body) {
-    CellBuilder b = CellBuilder.beginCell().storeCell(info.toCell());
-    if (init == null) {
-      b.storeBit(false);
-    } else {
-      b.storeBit(true);
-      Cell initCell = init.toCell();
-      if (b.getFreeBits() - 2 < initCell.getBitLength() + body.getBitLength()) {
-        b.storeBit(true).storeRef(initCell);
-      } else {
-        b.storeBit(false).storeCell(initCell);
-      }
-    }
-    storeEither(b, body);
-    return b.endCell();
-  }
-
-  /** {@code body:(Either X ^X)}, inline when it fits; an absent body is the empty inline body. */
-  private static void storeEither(CellBuilder b, Cell body) {
-    if (body == null) {
-      b.storeBit(false);
-    } else if (b.getFreeBits() - 1 >= body.getBitLength() && b.getUsedRefs() + body.getUsedRefs() <= CELL_REFS) {
-      b.storeBit(false).storeCell(body);
-    } else {
-      b.storeBit(true).storeRef(body);
-    }
-  }
-
-  private static MsgAddressIntStd msgAddress(TonAddress address) {
-    return MsgAddressIntStd.builder()
-        .workchainId((byte) address.workchain())
-        .address(new BigInteger(1, address.hash()))
-        .build();
+  /** An order as the wallet sends it: {@code src} addr_none, no fees or times, no init, the comment as body. */
+  static TonCell internalMessage(TransferOrder order) {
+    CellWriter b = MessageCells.internalInfo(order.bounce(), false, null, order.destination(), order.amountNano(),
+        0, 0, 0, 0)
+        .storeBit(false);                    // init: nothing
+    return MessageCells.storeEither(b, order.comment() == null ? null : TextComment.encode(order.comment())).endCell();
   }
 
   private static String hex(byte[] bytes) {

@@ -1,7 +1,7 @@
 package org.tonpayouts.ton.wallet;
 
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellSlice;
+import org.tonpayouts.ton.cell.CellReader;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * The head of a WalletV4R2 data cell ({@code seqno(32) | subwallet_id(32) | public_key(256) |
@@ -24,23 +24,18 @@ public record WalletData(long seqno, long subwalletId) {
     if (dataBocBase64 == null || dataBocBase64.isBlank()) {
       throw new IllegalArgumentException("wallet data BOC is empty");
     }
+    CellReader cs;
     try {
-      CellSlice cs = CellSlice.beginParse(Cell.fromBocBase64(dataBocBase64.strip()));
-      if (cs.getRestBits() < HEAD_BITS) {
-        throw new IllegalArgumentException(
-            "wallet data has " + cs.getRestBits() + " bits, a WalletV4R2 data cell has at least " + HEAD_BITS);
-      }
-      long seqno = cs.loadUint(32).longValueExact();
-      long subwalletId = cs.loadUint(32).longValueExact();
-      return new WalletData(seqno, subwalletId);
+      cs = TonCell.fromBase64(dataBocBase64).parse();
     } catch (IllegalArgumentException e) {
-      throw e;
-    } catch (RuntimeException | Error e) {
-      if (e instanceof VirtualMachineError vme) {
-        throw vme;
-      }
-      // ton4j reports malformed cells with assorted RuntimeExceptions and java.lang.Error.
-      throw new IllegalArgumentException("malformed wallet data BOC: " + e, e);
+      throw new IllegalArgumentException("malformed wallet data BOC: " + e.getMessage(), e);
     }
+    if (cs.remainingBits() < HEAD_BITS) {
+      throw new IllegalArgumentException(
+          "wallet data has " + cs.remainingBits() + " bits, a WalletV4R2 data cell has at least " + HEAD_BITS);
+    }
+    long seqno = cs.loadUint(32);
+    long subwalletId = cs.loadUint(32);
+    return new WalletData(seqno, subwalletId);
   }
 }
