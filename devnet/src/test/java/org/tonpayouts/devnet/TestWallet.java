@@ -3,6 +3,7 @@ package org.tonpayouts.devnet;
 import org.tonpayouts.ton.wallet.TextComment;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import org.ton.ton4j.cell.Cell;
@@ -55,6 +56,11 @@ final class TestWallet {
     return signer.sign(subwalletId, seqno, validUntil, List.of(orders));
   }
 
+  /** The wallet's StateInit as ton4j reads it. */
+  Cell stateInitCell() {
+    return Cell.fromBoc(subwallets.stateInit(subwalletId).toBoc());
+  }
+
   /** One send of {@link #raw}. */
   record Send(int mode, TonAddress destination, long amount, String comment, boolean bounce) {}
 
@@ -63,19 +69,31 @@ final class TestWallet {
    * in the body, the StateInit is attached when {@code withInit}.
    */
   String raw(WalletKey signWith, long subwallet, long validUntil, long seqno, boolean withInit, Send... sends) {
+    List<Order> orders = new ArrayList<>();
+    for (Send send : sends) {
+      orders.add(new Order(send.mode(), internal(send)));
+    }
+    return raw(signWith, subwallet, validUntil, seqno, withInit, orders);
+  }
+
+  /** One send of {@link #raw(WalletKey, long, long, long, boolean, List)}: a message cell built by the caller. */
+  record Order(int mode, Cell message) {}
+
+  /** {@link #raw(WalletKey, long, long, long, boolean, Send...)} with message cells the caller built with ton4j. */
+  String raw(WalletKey signWith, long subwallet, long validUntil, long seqno, boolean withInit, List<Order> orders) {
     CellBuilder unsigned = CellBuilder.beginCell()
         .storeUint(subwallet, 32)
         .storeUint(validUntil, 32)
         .storeUint(seqno, 32)
         .storeUint(0, 8);
-    for (Send send : sends) {
-      unsigned.storeUint(send.mode(), 8).storeRef(internal(send));
+    for (Order order : orders) {
+      unsigned.storeUint(order.mode(), 8).storeRef(order.message());
     }
     Cell unsignedBody = unsigned.endCell();
     byte[] signature = signWith.sign(unsignedBody.getHash());
     Cell body = CellBuilder.beginCell().storeBytes(signature).storeCell(unsignedBody).endCell();
     StateInit init = withInit
-        ? StateInit.deserialize(CellSlice.beginParse(Cell.fromBoc(subwallets.stateInit(subwalletId).toBoc()))) : null;
+        ? StateInit.deserialize(CellSlice.beginParse(stateInitCell())) : null;
     Cell message = Message.builder()
         .info(ExternalMessageInInfo.builder()
             .srcAddr(MsgAddressExtNone.builder().build())
