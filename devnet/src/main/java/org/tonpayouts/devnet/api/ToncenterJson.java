@@ -6,14 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HexFormat;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellSlice;
 import org.tonpayouts.devnet.chain.BlockInfo;
 import org.tonpayouts.devnet.chain.Cells;
 import org.tonpayouts.devnet.chain.DevnetMessage;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
 import org.tonpayouts.devnet.chain.ShardBlock;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.CellReader;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * toncenter's JSON shapes (the newer C++ server's superset of the Python server's): amounts and
@@ -152,15 +152,12 @@ final class ToncenterJson {
   }
 
   /** What toncenter shows as {@code message} for a raw body: base64 of its bytes after the 32-bit op. */
-  private static String rawMessageText(Cell body) {
-    CellSlice slice = CellSlice.beginParse(body);
-    int bits = slice.getRestBits();
+  private static String rawMessageText(TonCell body) {
+    int bits = body.bitLength();
     if (bits <= 32) {
       return "";
     }
-    slice.skipBits(32);
-    int whole = (bits - 32) / 8 * 8;
-    byte[] bytes = whole == 0 ? new byte[0] : slice.loadBytes(whole); // counts bits (BUILD-NOTES)
-    return Base64.getEncoder().encodeToString(bytes);
+    CellReader slice = body.parse().skipBits(32);
+    return Base64.getEncoder().encodeToString(slice.loadBytes((bits - 32) / 8));
   }
 }

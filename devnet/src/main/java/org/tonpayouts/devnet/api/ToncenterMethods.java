@@ -42,6 +42,8 @@ final class ToncenterMethods {
   /** TVM's exit code for an unknown get-method id. */
   private static final int EXIT_NO_METHOD = 11;
   private static final long GET_METHOD_GAS = 489;
+  /** Every wallet's state carries the same code: serialized once, not on every read. */
+  private static final String WALLET_CODE_BOC = Cells.bocBase64(WalletV4R2.CODE);
   private static final Map<Integer, String> METHOD_IDS = Map.of(
       methodId("seqno"), "seqno",
       methodId("get_subwallet_id"), "get_subwallet_id",
@@ -148,7 +150,7 @@ final class ToncenterMethods {
     n.put("@type", "raw.fullAccountState");
     n.put("balance", Long.toString(view.balance()));
     n.putArray("extra_currencies");
-    n.put("code", view.isWallet() ? Cells.bocBase64(WalletV4R2.CODE) : "");
+    n.put("code", view.isWallet() ? WALLET_CODE_BOC : "");
     n.put("data", view.isWallet() ? Cells.bocBase64(WalletV4R2.dataCell(view.wallet())) : "");
     n.set("last_transaction_id", ToncenterJson.transactionId(view.lastTxLt(), view.lastTxHash()));
     n.set("block_id", ToncenterJson.blockId(block));

@@ -1,12 +1,12 @@
 package org.tonpayouts.devnet.chain;
 
-import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import org.ton.ton4j.cell.CellBuilder;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.CellWriter;
+import org.tonpayouts.ton.cell.TonCell;
 
 /** Mutable state of one account; guarded by the {@link Chain}'s lock. */
 final class Account {
@@ -15,7 +15,7 @@ final class Account {
   /** devnet is not archival: the oldest transactions of a very busy account are forgotten. */
   static final int MAX_TRANSACTIONS = 50_000;
   /** The hash of {@code account_none$0}, the state of an account that does not exist. */
-  static final byte[] NONE_STATE_HASH = CellBuilder.beginCell().storeBit(false).endCell().getHash();
+  static final byte[] NONE_STATE_HASH = TonCell.builder().storeBit(false).endCell().hash();
 
   final TonAddress address;
   AccountState state = AccountState.NONEXISTENT;
@@ -46,15 +46,15 @@ final class Account {
     if (state == AccountState.NONEXISTENT) {
       return NONE_STATE_HASH;
     }
-    CellBuilder b = CellBuilder.beginCell()
+    CellWriter b = TonCell.builder()
         .storeBit(true)
         .storeUint(state.ordinal(), 2)
-        .storeCoins(BigInteger.valueOf(balance))
+        .storeCoins(balance)
         .storeUint(lastLt, 64);
     if (state == AccountState.ACTIVE && wallet != null) {
       b.storeRef(WalletV4R2.CODE).storeRef(WalletV4R2.dataCell(wallet));
     }
-    return b.endCell().getHash();
+    return b.endCell().hash();
   }
 
   void record(DevnetTransaction tx, byte[] newStateHash) {

@@ -1,15 +1,10 @@
 package org.tonpayouts.devnet.chain;
 
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellSlice;
-import org.ton.ton4j.tlb.InternalMessageInfoRelaxed;
-import org.ton.ton4j.tlb.MessageRelaxed;
-import org.ton.ton4j.tlb.MsgAddressIntStd;
-import org.ton.ton4j.tlb.StateInit;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.MessageCells;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * The action phase of a wallet transaction: what its {@code send_raw_message} actions do with the
@@ -31,10 +26,15 @@ final class ActionPhase {
   /** Action phase result codes of the real VM. */
   static final int RESULT_INVALID_MESSAGE = 34;
   static final int RESULT_NOT_ENOUGH_BALANCE = 37;
+  /** No balance reaches 2^62 nanotons; a larger value cannot be sent (and would overflow the sums). */
+  private static final long MAX_VALUE = (1L << 62) - 1;
 
-  /** One outgoing message the plan sends: value after fees and the fee charged for it. */
-  record Send(TonAddress destination, long value, long fwdFee, boolean bounce, Cell body, StateInit init,
-              Cell initCell) {}
+  /**
+   * One outgoing message the plan sends: value after fees and the fee charged for it.
+   *
+   * @param init the StateInit cell it carries, or {@code null}
+   */
+  record Send(TonAddress destination, long value, long fwdFee, boolean bounce, TonCell body, TonCell init) {}
 
   /** The outcome: the sends, or the failure (set when a send without +2 fails: the transaction aborts). */
   static final class Plan {
@@ -123,46 +123,32 @@ final class ActionPhase {
   }
 
   /** An outbound message as the wallet asked to send it, or why it cannot be sent. */
-  private record Decoded(String error, TonAddress destination, long value, boolean bounce, Cell body, StateInit init) {
+  private record Decoded(String error, TonAddress destination, long value, boolean bounce, TonCell body, TonCell init) {
     static Decoded error(String error) {
       return new Decoded(error, null, 0, false, null, null);
     }
 
     Send send(long sentValue, long fwdFee) {
-      return new Send(destination, sentValue, fwdFee, bounce, body, init, init == null ? null : init.toCell());
+      return new Send(destination, sentValue, fwdFee, bounce, body, init);
     }
   }
 
-  private static Decoded decode(Cell cell) {
-    MessageRelaxed relaxed;
+  private static Decoded decode(TonCell cell) {
+    if (cell.bitLength() > 0 && cell.bit(0)) {
+      return Decoded.error("only internal outbound messages are modelled"); // ext_out_msg_info$11
+    }
+    MessageCells.Internal message;
+    TonCell init;
     try {
-      relaxed = MessageRelaxed.deserialize(CellSlice.beginParse(cell));
-    } catch (RuntimeException | AssertionError e) {
-      return Decoded.error("cannot parse the outbound message: " + e.getMessage());
-    } catch (Error e) {
-      if (e instanceof VirtualMachineError) {
-        throw e;
-      }
+      message = MessageCells.readInternal(cell);
+      init = message.init() == null ? null : StateInitCell.read(message.init()).cell();
+    } catch (RuntimeException e) {
+      // MalformedCellException says why; anything else the wallet's cells make the reader throw is still invalid
       return Decoded.error("cannot parse the outbound message: " + e.getMessage());
     }
-    if (!(relaxed.getInfo() instanceof InternalMessageInfoRelaxed info)) {
-      return Decoded.error("only internal outbound messages are modelled");
+    if (message.value() > MAX_VALUE) {
+      return Decoded.error("value " + message.value() + " exceeds any balance");
     }
-    if (!(info.getDstAddr() instanceof MsgAddressIntStd dst) || dst.getAnycast() != null) {
-      return Decoded.error("destination is not a standard address");
-    }
-    TonAddress destination;
-    try {
-      destination = TonAddress.of(dst.getWorkchainId(), ExternalMessage.to32Bytes(dst.getAddress()));
-    } catch (IllegalArgumentException e) {
-      return Decoded.error("bad destination: " + e.getMessage());
-    }
-    BigInteger coins = info.getValue() == null ? BigInteger.ZERO : info.getValue().getCoins();
-    if (coins.bitLength() > 62) {
-      return Decoded.error("value " + coins + " exceeds any balance");
-    }
-    Cell body = relaxed.getBody() == null ? Cells.EMPTY : Cells.rebuilt(relaxed.getBody());
-    return new Decoded(null, destination, coins.longValue(), Boolean.TRUE.equals(info.getBounce()), body,
-        relaxed.getInit());
+    return new Decoded(null, message.destination(), message.value(), message.bounce(), message.body(), init);
   }
 }

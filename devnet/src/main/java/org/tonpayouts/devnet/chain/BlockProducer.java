@@ -3,8 +3,8 @@ package org.tonpayouts.devnet.chain;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
-import org.ton.ton4j.cell.Cell;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * Builds blocks, as a validator does: foreign transfers first, then the mempool in arrival order,
@@ -129,7 +129,7 @@ final class BlockProducer {
     ExternalMessage message;
     WalletV4R2.Accepted ok;
     try {
-      message = ExternalMessage.parse(transfer.externalMessage(wallet, build.utime));
+      message = ExternalMessage.read(transfer.externalMessage(wallet, build.utime));
       WalletV4R2.Body parsed = WalletV4R2.parseBody(message.body(), transfer.wallet());
       ok = new WalletV4R2.Accepted(message, wallet, false, parsed, WalletV4R2.parseActions(parsed, transfer.wallet()));
     } catch (MalformedMessageException | MessageRejectedException e) {
@@ -160,10 +160,10 @@ final class BlockProducer {
     account.balance = plan.remaining;
     long txLt = recorder.nextLt();
     List<DevnetMessage> outs = new ArrayList<>();
-    List<Cell> outCells = new ArrayList<>();
+    List<TonCell> outCells = new ArrayList<>();
     for (ActionPhase.Send send : plan.sends) {
       DevnetMessage out = ChainMessages.internal(account.address, send.destination(), send.value(), send.bounce(),
-          false, send.fwdFee(), recorder.nextLt(), build.utime, send.body(), send.init(), send.initCell());
+          false, send.fwdFee(), recorder.nextLt(), build.utime, send.body(), send.init());
       outs.add(out);
       outCells.add(out.cell());
     }
@@ -197,8 +197,7 @@ final class BlockProducer {
           msg.bounced() ? "bounced message received" : "received");
     } else if (msg.bounce() && !msg.bounced() && msg.value() > Fees.BOUNCE_FEE) {
       DevnetMessage bounced = ChainMessages.internal(account.address, msg.source(), msg.value() - Fees.BOUNCE_FEE,
-          false, true, Fees.BOUNCE_FEE, recorder.nextLt(), build.utime, ChainMessages.bouncedBody(msg.body()), null,
-          null);
+          false, true, Fees.BOUNCE_FEE, recorder.nextLt(), build.utime, ChainMessages.bouncedBody(msg.body()), null);
       recorder.record(build, account, orig, txLt, msg, List.of(bounced), Fees.BOUNCE_FEE,
           TransactionPhases.bounced(msg, bounced), "bounced: account is " + account.state.name().toLowerCase() + " and the message is bounceable");
       build.internal.addLast(bounced);

@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * The devnet chain: what every devnet endpoint reads and writes. One lock guards all state: the
@@ -133,7 +134,7 @@ public final class Chain {
       Account account = accounts.getOrCreate(address);
       AccountState orig = account.state;
       DevnetMessage in = ChainMessages.internal(FAUCET, address, nano, false, false, 0, recorder.nextLt(),
-          build.utime, Cells.EMPTY, null, null);
+          build.utime, TonCell.EMPTY, null);
       account.balance += nano;
       String description = "funded by devnet";
       if (active && account.state != AccountState.ACTIVE) {

@@ -1,66 +1,68 @@
 package org.tonpayouts.devnet.chain;
 
-import java.math.BigInteger;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
-import org.ton.ton4j.cell.CellSlice;
-import org.ton.ton4j.tlb.CurrencyCollection;
-import org.ton.ton4j.tlb.InternalMessageInfo;
-import org.ton.ton4j.tlb.Message;
-import org.ton.ton4j.tlb.MsgAddressIntStd;
-import org.ton.ton4j.tlb.StateInit;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.CellWriter;
+import org.tonpayouts.ton.cell.MessageCells;
+import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.wallet.TextComment;
 
 /** The messages the chain writes into transactions: internal ones as TL-B cells, bounces, external-in records. */
 final class ChainMessages {
+  private static final int BOUNCED_BODY_BITS = 256;
+
   private ChainMessages() {}
 
   /** The record of an external message that caused a transaction (its hash is the hash of the cell sent). */
   static DevnetMessage externalIn(ExternalMessage message) {
+    TonCell init = message.init() == null ? null : message.init().cell();
     return new DevnetMessage(message.hash(), null, message.destination(), 0, 0, 0, 0, false, false,
-        message.body(), message.initCell(), null, message.root());
+        message.body(), init, null, message.root());
   }
 
   /**
    * An internal message as the chain writes it (source, fees and created_lt filled in); its hash
    * is the hash of that cell.
+   *
+   * @param init the StateInit cell it carries, or {@code null}
    */
   static DevnetMessage internal(TonAddress source, TonAddress destination, long value, boolean bounce,
-                                boolean bounced, long fwdFee, long createdLt, long createdAt,
-                                Cell body, StateInit init, Cell initCell) {
-    InternalMessageInfo info = InternalMessageInfo.builder()
-        .iHRDisabled(true)
-        .bounce(bounce)
-        .bounced(bounced)
-        .srcAddr(std(source))
-        .dstAddr(std(destination))
-        .value(CurrencyCollection.builder().coins(BigInteger.valueOf(value)).build())
-        .extraFlags(BigInteger.ZERO)
-        .fwdFee(BigInteger.valueOf(fwdFee))
-        .createdLt(BigInteger.valueOf(createdLt))
-        .createdAt(createdAt)
-        .build();
-    Cell cell = Message.builder().info(info).init(init).body(body).build().toCell();
-    return new DevnetMessage(Cells.hex(cell.getHash()), source, destination, value, fwdFee, createdLt, createdAt,
-        bounce, bounced, body, initCell, TextComment.decode(Cells.fast(body)), cell);
+                                boolean bounced, long fwdFee, long createdLt, long createdAt, TonCell body,
+                                TonCell init) {
+    CellWriter b = MessageCells.internalInfo(bounce, bounced, source, destination, value, 0, fwdFee, createdLt,
+        createdAt);
+    storeInit(b, init, body);
+    TonCell cell = MessageCells.storeEither(b, body).endCell();
+    return new DevnetMessage(cell.hashHex(), source, destination, value, fwdFee, createdLt, createdAt, bounce, bounced,
+        body, init, TextComment.decode(body), cell);
   }
 
-  /** A bounced body: 0xFFFFFFFF then the first 256 bits of the original body. */
-  static Cell bouncedBody(Cell original) {
-    CellSlice slice = CellSlice.beginParse(original);
-    int bits = Math.min(256, slice.getRestBits());
-    CellBuilder b = CellBuilder.beginCell().storeUint(0xFFFF_FFFFL, 32);
-    if (bits > 0) {
-      b.storeBitString(slice.loadBits(bits));
+  /**
+   * {@code init:(Maybe (Either StateInit ^StateInit))}, inline when it and the body fit beside the
+   * two flag bits. This is the rule devnet's messages were always written with (ton4j's
+   * {@code Message.toCell}, the JS SDK's {@code storeMessage}); {@link MessageCells} applies it
+   * only to external messages, so devnet keeps its own copy for internal ones. The body then
+   * follows {@link MessageCells#storeEither}, which agrees with ton4j wherever ton4j could write
+   * the message at all (ton4j threw when the body exactly filled the bits left after its flag).
+   */
+  private static void storeInit(CellWriter b, TonCell init, TonCell body) {
+    if (init == null) {
+      b.storeBit(false);
+      return;
     }
-    return b.endCell();
+    b.storeBit(true);                        // counted before the fit is judged, as ton4j and the JS SDK do
+    if (b.freeBits() - 2 < init.bitLength() + body.bitLength()) {
+      b.storeBit(true).storeRef(init);
+    } else {
+      b.storeBit(false).storeCell(init);
+    }
   }
 
-  static MsgAddressIntStd std(TonAddress address) {
-    return MsgAddressIntStd.builder()
-        .workchainId((byte) address.workchain())
-        .address(new BigInteger(1, address.hash()))
-        .build();
+  /** A bounced body: 0xFFFFFFFF then the first 256 bits of the original body (no references). */
+  static TonCell bouncedBody(TonCell original) {
+    int bits = Math.min(BOUNCED_BODY_BITS, original.bitLength());
+    return TonCell.builder()
+        .storeUint(0xFFFF_FFFFL, 32)
+        .storeBits(original.parse().loadBits(bits), 0, bits)
+        .endCell();
   }
 }

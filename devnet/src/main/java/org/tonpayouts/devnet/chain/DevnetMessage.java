@@ -1,8 +1,8 @@
 package org.tonpayouts.devnet.chain;
 
 import java.util.Objects;
-import org.ton.ton4j.cell.Cell;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * A message as devnet recorded it in a transaction. Hashes are lowercase hex.
@@ -13,14 +13,14 @@ import org.tonpayouts.ton.address.TonAddress;
  * @param value nanotons carried (0 for an external message)
  * @param fwdFee forwarding fee charged for it (0 for an external message)
  * @param createdLt logical time of creation (0 for an external message)
- * @param body the body cell (the empty cell when the message has none), hash computed
+ * @param body the body cell (the empty cell when the message has none)
  * @param init the StateInit cell it carried, or {@code null}
  * @param comment the text comment of the body, or {@code null} when it is not one
  * @param cell the message cell as the transaction records it ({@code hash} is its hash)
  */
 public record DevnetMessage(String hash, TonAddress source, TonAddress destination, long value, long fwdFee,
                             long createdLt, long createdAt, boolean bounce, boolean bounced,
-                            Cell body, Cell init, String comment, Cell cell) {
+                            TonCell body, TonCell init, String comment, TonCell cell) {
   public DevnetMessage {
     Objects.requireNonNull(hash, "hash");
     Objects.requireNonNull(destination, "destination");
@@ -34,7 +34,7 @@ public record DevnetMessage(String hash, TonAddress source, TonAddress destinati
 
   /** Lowercase hex hash of the body cell. */
   public String bodyHash() {
-    return Cells.hex(body.getHash());
+    return body.hashHex();
   }
 
   @Override

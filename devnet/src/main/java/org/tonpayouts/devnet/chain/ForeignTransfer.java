@@ -1,14 +1,9 @@
 package org.tonpayouts.devnet.chain;
 
-import java.math.BigInteger;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
-import org.ton.ton4j.tlb.CurrencyCollection;
-import org.ton.ton4j.tlb.ExternalMessageInInfo;
-import org.ton.ton4j.tlb.InternalMessageInfoRelaxed;
-import org.ton.ton4j.tlb.Message;
-import org.ton.ton4j.tlb.MsgAddressExtNone;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.CellWriter;
+import org.tonpayouts.ton.cell.MessageCells;
+import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.wallet.TextComment;
 
 /**
@@ -20,50 +15,27 @@ record ForeignTransfer(TonAddress wallet, TonAddress destination, long amount, S
   static final int SEND_MODE = 3;
   static final long TTL_SECONDS = 60;
 
-  /** The external message as a BOC, signed with zeros, for a wallet at {@code wallet} data at time {@code utime}. */
-  byte[] externalMessage(WalletData data, long utime) {
-    Cell order = relaxedInternal(destination, amount, bounce, comment == null ? null : Cells.ton4j(TextComment.encode(comment)));
-    Cell body = CellBuilder.beginCell()
+  /** The external message, signed with zeros, for the wallet's current {@code data} at time {@code utime}. */
+  TonCell externalMessage(WalletData data, long utime) {
+    TonCell body = TonCell.builder()
         .storeBytes(new byte[64]) // nobody's signature: the point is that we did not sign it
         .storeUint(data.subwalletId(), 32)
         .storeUint(utime + TTL_SECONDS, 32)
         .storeUint(data.seqno(), 32)
         .storeUint(WalletV4R2.OP_SIMPLE_SEND, 8)
         .storeUint(SEND_MODE, 8)
-        .storeRef(order)
+        .storeRef(order())
         .endCell();
-    return Message.builder()
-        .info(ExternalMessageInInfo.builder()
-            .srcAddr(MsgAddressExtNone.builder().build())
-            .dstAddr(ChainMessages.std(wallet))
-            .importFee(BigInteger.ZERO)
-            .build())
-        .body(body)
-        .build()
-        .toCell()
-        .toBoc();
+    return MessageCells.externalIn(wallet, null, body);
   }
 
-  private static Cell relaxedInternal(TonAddress destination, long amount, boolean bounce, Cell body) {
-    Cell info = InternalMessageInfoRelaxed.builder()
-        .iHRDisabled(true)
-        .bounce(bounce)
-        .bounced(false)
-        .srcAddr(MsgAddressExtNone.builder().build())
-        .dstAddr(ChainMessages.std(destination))
-        .value(CurrencyCollection.builder().coins(BigInteger.valueOf(amount)).build())
-        .iHRFee(BigInteger.ZERO)
-        .fwdFee(BigInteger.ZERO)
-        .createdLt(BigInteger.ZERO)
-        .createdAt(0)
-        .build()
-        .toCell();
-    CellBuilder b = CellBuilder.beginCell().storeCell(info).storeBit(false);
-    if (body == null) {
-      b.storeBit(false);
-    } else {
-      b.storeBit(true).storeRef(body);
+  /** The wallet's order: a relaxed internal message (no source, no fees), the comment always in a reference. */
+  private TonCell order() {
+    CellWriter b = MessageCells.internalInfo(bounce, false, null, destination, amount, 0, 0, 0, 0)
+        .storeBit(false);                    // init: nothing
+    if (comment == null) {
+      return b.storeBit(false).endCell();    // body: empty, inline
     }
-    return b.endCell();
+    return b.storeBit(true).storeRef(TextComment.encode(comment)).endCell();
   }
 }

@@ -2,8 +2,8 @@ package org.tonpayouts.devnet.chain;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
+import org.tonpayouts.ton.cell.CellWriter;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * A transaction's {@code out_msgs:(HashmapE 15 ^(Message Any))}: message {@code i} under the
@@ -13,12 +13,12 @@ import org.ton.ton4j.cell.CellBuilder;
 final class Hashmap15 {
   private static final int KEY_BITS = 15;
 
-  private record Entry(boolean[] key, Cell value) {}
+  private record Entry(boolean[] key, TonCell value) {}
 
   private Hashmap15() {}
 
   /** The root cell of the non-empty hashmap of {@code values} (keys 0, 1, ...). */
-  static Cell of(List<Cell> values) {
+  static TonCell of(List<TonCell> values) {
     if (values.isEmpty() || values.size() > (1 << KEY_BITS)) {
       throw new IllegalArgumentException("1 to 32768 values, got " + values.size());
     }
@@ -34,7 +34,7 @@ final class Hashmap15 {
   }
 
   /** {@code hm_edge}: the label (common prefix of the keys from bit {@code from}), then a leaf or a fork. */
-  private static Cell edge(List<Entry> entries, int from, int n) {
+  private static TonCell edge(List<Entry> entries, int from, int n) {
     int common = n;
     boolean[] first = entries.get(0).key;
     for (Entry e : entries) {
@@ -45,7 +45,7 @@ final class Hashmap15 {
         }
       }
     }
-    CellBuilder b = CellBuilder.beginCell();
+    CellWriter b = TonCell.builder();
     label(b, first, from, common, n);
     int m = n - common;
     if (m == 0) {
@@ -61,7 +61,7 @@ final class Hashmap15 {
   }
 
   /** {@code HmLabel ~len maxLen}, as crypto/vm/dict.cpp {@code append_dict_label} picks it. */
-  private static void label(CellBuilder b, boolean[] key, int from, int len, int maxLen) {
+  private static void label(CellWriter b, boolean[] key, int from, int len, int maxLen) {
     int k = 32 - Integer.numberOfLeadingZeros(maxLen);
     boolean same = true;
     for (int i = 1; i < len; i++) {

@@ -1,17 +1,16 @@
 package org.tonpayouts.devnet.chain;
 
-import java.math.BigInteger;
 import java.util.HexFormat;
 import java.util.List;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
+import org.tonpayouts.ton.cell.CellWriter;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * The TL-B {@code Transaction} cell (block.tlb) of a devnet transaction, laid out field by field
  * as the real node's {@code Transaction::serialize} writes it. Its hash is the transaction's hash
  * ({@code transaction_id.hash}) and its BOC is toncenter's {@code data}, which SDKs parse.
  *
- * <p>Written with {@link CellBuilder} rather than ton4j's TL-B classes: in ton4j 1.3.5
+ * <p>Written field by field rather than with ton4j's TL-B classes: in ton4j 1.3.5
  * {@code HashUpdate.toCell} writes the {@code update_hashes#72} tag in 32 bits instead of 8,
  * {@code ActionPhase.toCell} puts a Maybe bit before {@code action_list_hash}, and
  * {@code AccStatusChange.toCell} swaps the frozen and deleted tags (their parsers are right,
@@ -27,10 +26,10 @@ final class TransactionCell {
    * @param inMessage the message cell exactly as it arrived (its hash is {@code in_msg.hash})
    * @param outMessages the message cells the transaction created, in order
    */
-  static Cell build(byte[] accountId, long lt, String prevHash, long prevLt, long now,
-                    AccountState origStatus, AccountState endStatus, Cell inMessage, List<Cell> outMessages,
+  static TonCell build(byte[] accountId, long lt, String prevHash, long prevLt, long now,
+                    AccountState origStatus, AccountState endStatus, TonCell inMessage, List<TonCell> outMessages,
                     long totalFees, byte[] oldStateHash, byte[] newStateHash, TransactionPhases phases) {
-    return CellBuilder.beginCell()
+    return TonCell.builder()
         .storeUint(0b0111, 4)                           // transaction$0111
         .storeBytes(accountId)                          // account_addr:bits256
         .storeUint(lt, 64)                              // lt:uint64
@@ -41,9 +40,9 @@ final class TransactionCell {
         .storeUint(status(origStatus), 2)               // orig_status:AccountStatus
         .storeUint(status(endStatus), 2)                // end_status:AccountStatus
         .storeRef(messages(inMessage, outMessages))     // ^[ in_msg out_msgs ]
-        .storeCoins(BigInteger.valueOf(totalFees))      // total_fees:CurrencyCollection: grams
+        .storeCoins(totalFees)                           // total_fees:CurrencyCollection: grams
         .storeBit(false)                                //   other:ExtraCurrencyCollection (empty)
-        .storeRef(CellBuilder.beginCell()               // state_update:^(HASH_UPDATE Account)
+        .storeRef(TonCell.builder()                     // state_update:^(HASH_UPDATE Account)
             .storeUint(0x72, 8)                         //   update_hashes#72
             .storeBytes(oldStateHash)
             .storeBytes(newStateHash)
@@ -62,20 +61,20 @@ final class TransactionCell {
   }
 
   /** {@code in_msg:(Maybe ^(Message Any)) out_msgs:(HashmapE 15 ^(Message Any))}, keys 0..n-1. */
-  private static Cell messages(Cell in, List<Cell> outs) {
-    CellBuilder b = CellBuilder.beginCell().storeBit(true).storeRef(in);
+  private static TonCell messages(TonCell in, List<TonCell> outs) {
+    CellWriter b = TonCell.builder().storeBit(true).storeRef(in);
     if (outs.isEmpty()) {
       return b.storeBit(false).endCell();
     }
     return b.storeBit(true).storeRef(Hashmap15.of(outs)).endCell();
   }
 
-  private static Cell description(TransactionPhases p) {
-    CellBuilder b = CellBuilder.beginCell()
+  private static TonCell description(TransactionPhases p) {
+    CellWriter b = TonCell.builder()
         .storeUint(0b0000, 4)                   // trans_ord$0000
         .storeBit(p.creditFirst())              // credit_first:Bool
         .storeBit(true)                         // storage_ph:(Maybe TrStoragePhase)
-        .storeCoins(BigInteger.ZERO)            //   storage_fees_collected:Grams
+        .storeCoins(0)                          //   storage_fees_collected:Grams
         .storeBit(false)                        //   storage_fees_due:(Maybe Grams)
         .storeBit(false);                       //   status_change: acst_unchanged$0
     if (p.credit() == null) {
@@ -83,7 +82,7 @@ final class TransactionCell {
     } else {
       b.storeBit(true)
           .storeBit(false)                      //   due_fees_collected:(Maybe Grams)
-          .storeCoins(BigInteger.valueOf(p.credit()))
+          .storeCoins(p.credit())
           .storeBit(false);                     //   credit:CurrencyCollection (no extra currencies)
     }
     compute(b, p.compute());                    // compute_ph:TrComputePhase
@@ -103,18 +102,18 @@ final class TransactionCell {
         .endCell();
   }
 
-  private static void compute(CellBuilder b, TransactionPhases.Compute c) {
+  private static void compute(CellWriter b, TransactionPhases.Compute c) {
     if (c.skipped()) {
       b.storeUint(0b000, 3);                    // tr_phase_compute_skipped$0 reason: cskip_no_state$00
       return;
     }
-    CellBuilder details = CellBuilder.beginCell()
-        .storeVarUint(BigInteger.valueOf(c.gasUsed()), 7)
-        .storeVarUint(BigInteger.valueOf(c.gasLimit()), 7);
+    CellWriter details = TonCell.builder()
+        .storeVarUint(c.gasUsed(), 7)
+        .storeVarUint(c.gasLimit(), 7);
     if (c.gasCredit() == null) {
       details.storeBit(false);
     } else {
-      details.storeBit(true).storeVarUint(BigInteger.valueOf(c.gasCredit()), 3);
+      details.storeBit(true).storeVarUint(c.gasCredit(), 3);
     }
     details.storeInt(0, 8)                      // mode:int8
         .storeInt(c.exitCode(), 32)             // exit_code:int32
@@ -126,12 +125,12 @@ final class TransactionCell {
         .storeBit(c.success())
         .storeBit(c.msgStateUsed())
         .storeBit(c.accountActivated())
-        .storeCoins(BigInteger.valueOf(c.gasFees()))
+        .storeCoins(c.gasFees())
         .storeRef(details.endCell());
   }
 
-  private static Cell action(TransactionPhases.Action a) {
-    CellBuilder b = CellBuilder.beginCell()
+  private static TonCell action(TransactionPhases.Action a) {
+    CellWriter b = TonCell.builder()
         .storeBit(a.success())
         .storeBit(a.valid())
         .storeBit(a.noFunds());
@@ -153,32 +152,32 @@ final class TransactionCell {
         .storeUint(a.skippedActions(), 16)
         .storeUint(a.messagesCreated(), 16)
         .storeBytes(a.actionListHash())
-        .storeVarUint(BigInteger.valueOf(a.messageCells()), 7)   // tot_msg_size:StorageUsed
-        .storeVarUint(BigInteger.valueOf(a.messageBits()), 7)
+        .storeVarUint(a.messageCells(), 7)      // tot_msg_size:StorageUsed
+        .storeVarUint(a.messageBits(), 7)
         .endCell();
   }
 
-  private static void bounce(CellBuilder b, TransactionPhases.Bounce bounce) {
+  private static void bounce(CellWriter b, TransactionPhases.Bounce bounce) {
     if (bounce.ok()) {
       b.storeBit(true)                          // tr_phase_bounce_ok$1
-          .storeVarUint(BigInteger.valueOf(bounce.messageCells()), 7)
-          .storeVarUint(BigInteger.valueOf(bounce.messageBits()), 7)
-          .storeCoins(BigInteger.valueOf(bounce.msgFees()))
-          .storeCoins(BigInteger.valueOf(bounce.fwdFees()));
+          .storeVarUint(bounce.messageCells(), 7)
+          .storeVarUint(bounce.messageBits(), 7)
+          .storeCoins(bounce.msgFees())
+          .storeCoins(bounce.fwdFees());
     } else {
       b.storeUint(0b01, 2)                      // tr_phase_bounce_nofunds$01
-          .storeVarUint(BigInteger.ZERO, 7)
-          .storeVarUint(BigInteger.ZERO, 7)
-          .storeCoins(BigInteger.valueOf(bounce.fwdFees())); // req_fwd_fees
+          .storeVarUint(0, 7)
+          .storeVarUint(0, 7)
+          .storeCoins(bounce.fwdFees());        // req_fwd_fees
     }
   }
 
   /** The node stores a fee only when it is not zero ({@code store_Maybe_Grams_nz}). */
-  private static void maybeGrams(CellBuilder b, long nano) {
+  private static void maybeGrams(CellWriter b, long nano) {
     if (nano == 0) {
       b.storeBit(false);
     } else {
-      b.storeBit(true).storeCoins(BigInteger.valueOf(nano));
+      b.storeBit(true).storeCoins(nano);
     }
   }
 }

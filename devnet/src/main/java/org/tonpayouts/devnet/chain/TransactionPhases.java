@@ -1,8 +1,7 @@
 package org.tonpayouts.devnet.chain;
 
 import java.util.List;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * How one devnet transaction went, phase by phase, as an ordinary transaction description
@@ -66,7 +65,7 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
   // ---- the shapes devnet produces -------------------------------------------------------------
 
   /** A WalletV4R2 external message that applied: compute fee, the sends of {@code plan}. */
-  static TransactionPhases walletApplied(WalletV4R2.Accepted ok, ActionPhase.Plan plan, List<Cell> outMessages,
+  static TransactionPhases walletApplied(WalletV4R2.Accepted ok, ActionPhase.Plan plan, List<TonCell> outMessages,
                                          boolean destroyed) {
     long[] size = size(outMessages);
     Action action = new Action(true, true, false, destroyed, plan.fwdFees, 0, null, ok.actions().size(), plan.skipped,
@@ -86,7 +85,7 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
   static TransactionPhases received(DevnetMessage in, long fee) {
     Compute compute = Compute.vm(fee, Math.min(INTERNAL_GAS_LIMIT, in.value() / Fees.GAS_PRICE), null, false,
         RECEIVE_VM_STEPS);
-    Action none = new Action(true, true, false, false, 0, 0, null, 0, 0, 0, Cells.EMPTY.getHash(), 0, 0);
+    Action none = new Action(true, true, false, false, 0, 0, null, 0, 0, 0, TonCell.EMPTY.hash(), 0, 0);
     return new TransactionPhases(!in.bounce(), in.value(), compute, none, null, false);
   }
 
@@ -115,32 +114,32 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
    * {@code send_raw_message} calls build, in order.
    */
   static byte[] actionListHash(List<WalletV4R2.Action> actions) {
-    Cell list = Cells.EMPTY;
+    TonCell list = TonCell.EMPTY;
     for (WalletV4R2.Action action : actions) {
-      list = CellBuilder.beginCell()
+      list = TonCell.builder()
           .storeRef(list)
           .storeUint(0x0ec3c86dL, 32)
           .storeUint(action.mode(), 8)
           .storeRef(action.message())
           .endCell();
     }
-    return list.getHash();
+    return list.hash();
   }
 
   /** {cells, bits} of the message trees (every cell counted once per tree). */
-  private static long[] size(List<Cell> messages) {
+  private static long[] size(List<TonCell> messages) {
     long[] size = new long[2];
-    for (Cell message : messages) {
+    for (TonCell message : messages) {
       add(message, size);
     }
     return size;
   }
 
-  private static void add(Cell cell, long[] size) {
+  private static void add(TonCell cell, long[] size) {
     size[0]++;
-    size[1] += cell.getBits().getUsedBits();
-    for (Cell ref : cell.getRefs()) {
-      add(ref, size);
+    size[1] += cell.bitLength();
+    for (int i = 0; i < cell.refCount(); i++) {
+      add(cell.ref(i), size);
     }
   }
 }

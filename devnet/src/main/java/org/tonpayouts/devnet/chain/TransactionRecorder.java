@@ -2,7 +2,7 @@ package org.tonpayouts.devnet.chain;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.ton.ton4j.cell.Cell;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * Writes transactions into accounts and hands out logical times: block N starts at
@@ -42,14 +42,14 @@ final class TransactionRecorder {
    */
   DevnetTransaction record(BlockBuild build, Account account, AccountState origStatus, long txLt, DevnetMessage in,
                            List<DevnetMessage> outs, long fee, TransactionPhases phases, String description) {
-    List<Cell> outCells = new ArrayList<>(outs.size());
+    List<TonCell> outCells = new ArrayList<>(outs.size());
     for (DevnetMessage out : outs) {
       outCells.add(out.cell());
     }
     byte[] newStateHash = account.stateHashWith(txLt);
-    Cell cell = TransactionCell.build(account.address.hash(), txLt, account.lastTxHash, account.lastTxLt, build.utime,
+    TonCell cell = TransactionCell.build(account.address.hash(), txLt, account.lastTxHash, account.lastTxLt, build.utime,
         origStatus, account.state, in.cell(), outCells, fee, account.stateHash, newStateHash, phases);
-    String hash = Cells.hex(cell.getHash());
+    String hash = cell.hashHex();
     DevnetTransaction tx = new DevnetTransaction(account.address, txLt, hash, build.utime, build.seqno, in, outs, fee,
         phases.aborted(), account.lastTxLt, account.lastTxHash, description, Cells.bocBase64(cell));
     account.record(tx, newStateHash);

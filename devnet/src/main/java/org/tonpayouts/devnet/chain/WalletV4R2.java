@@ -4,11 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
-import org.ton.ton4j.cell.Cell;
-import org.ton.ton4j.cell.CellBuilder;
-import org.ton.ton4j.cell.CellSlice;
-import org.ton.ton4j.smartcontract.types.WalletCodes;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.CellReader;
+import org.tonpayouts.ton.cell.TonCell;
+import org.tonpayouts.ton.wallet.Subwallets;
 
 /**
  * devnet's model of the WalletV4R2 contract ({@code ton-blockchain/wallet-contract},
@@ -22,10 +21,10 @@ import org.tonpayouts.ton.address.TonAddress;
  * send: {@code (mode(8) + ^message)} per reference) is modelled; plugin ops are refused.
  */
 public final class WalletV4R2 {
-  /** ton4j's copy of the WalletV4R2 code. */
-  public static final Cell CODE = CellBuilder.beginCell().fromBoc(WalletCodes.V4R2.getValue()).endCell();
+  /** The WalletV4R2 code (ton4j's copy, as the signer deploys it). */
+  public static final TonCell CODE = Subwallets.code();
   /** Lowercase hex hash of {@link #CODE}: what identifies a V4R2 wallet. */
-  public static final String CODE_HASH = Cells.hex(CODE.getHash());
+  public static final String CODE_HASH = CODE.hashHex();
 
   static final int OP_SIMPLE_SEND = 0;
   private static final int SIGNATURE_BITS = 512;
@@ -34,8 +33,8 @@ public final class WalletV4R2 {
   private WalletV4R2() {}
 
   /** The wallet's persistent data cell: seqno, subwallet id, public key, empty plugins dict. */
-  public static Cell dataCell(WalletData data) {
-    return CellBuilder.beginCell()
+  public static TonCell dataCell(WalletData data) {
+    return TonCell.builder()
         .storeUint(data.seqno(), 32)
         .storeUint(data.subwalletId(), 32)
         .storeBytes(data.publicKey())
@@ -44,17 +43,17 @@ public final class WalletV4R2 {
   }
 
   /** Reads a wallet data cell; throws {@link IllegalArgumentException} when it is not one. */
-  public static WalletData parseData(Cell data) {
+  public static WalletData parseData(TonCell data) {
     if (data == null) {
       throw new IllegalArgumentException("StateInit has no data");
     }
-    CellSlice slice = CellSlice.beginParse(data);
-    if (slice.getRestBits() < 32 + 32 + 256 + 1) {
-      throw new IllegalArgumentException("data has " + slice.getRestBits() + " bits, WalletV4R2 data has 321");
+    CellReader slice = data.parse();
+    if (slice.remainingBits() < 32 + 32 + 256 + 1) {
+      throw new IllegalArgumentException("data has " + slice.remainingBits() + " bits, WalletV4R2 data has 321");
     }
-    long seqno = slice.loadUint(32).longValue();
-    long subwallet = slice.loadUint(32).longValue();
-    byte[] publicKey = slice.loadBytes(256); // counts bits (BUILD-NOTES)
+    long seqno = slice.loadUint(32);
+    long subwallet = slice.loadUint(32);
+    byte[] publicKey = slice.loadBytes(32);
     return new WalletData(seqno, subwallet, publicKey);
   }
 
@@ -62,10 +61,10 @@ public final class WalletV4R2 {
   record Accepted(ExternalMessage message, WalletData wallet, boolean deploys, Body body, List<Action> actions) {}
 
   /** The signed part of a wallet message; {@code tail} is what follows seqno (op and sends). */
-  record Body(byte[] signature, byte[] signedHash, long subwalletId, long validUntil, long seqno, Cell tail) {}
+  record Body(byte[] signature, byte[] signedHash, long subwalletId, long validUntil, long seqno, TonCell tail) {}
 
   /** One {@code send_raw_message(msg, mode)} the wallet will perform. */
-  record Action(int mode, Cell message) {}
+  record Action(int mode, TonCell message) {}
 
   /**
    * Runs the contract's checks for {@code message} against {@code account} at unix time {@code now}.
@@ -120,35 +119,35 @@ public final class WalletV4R2 {
       throw MessageRejectedException.noCodeRan(address,
           "account is not initialized and the message carries no StateInit: no code ran");
     }
-    if (!Arrays.equals(message.initCell().getHash(), address.hash())) {
+    StateInitCell init = message.init();
+    if (!Arrays.equals(init.cell().hash(), address.hash())) {
       throw MessageRejectedException.noCodeRan(address,
-          "StateInit hash " + Cells.hex(message.initCell().getHash()) + " does not match the account address");
+          "StateInit hash " + init.cell().hashHex() + " does not match the account address");
     }
-    Cell code = message.init().getCode();
-    String codeHash = code == null ? "none" : Cells.hex(code.getHash());
+    String codeHash = init.code() == null ? "none" : init.code().hashHex();
     if (!CODE_HASH.equals(codeHash)) {
       throw MessageRejectedException.beforeExecution(address,
           "devnet runs only WalletV4R2 code (" + CODE_HASH + "), StateInit code hash is " + codeHash);
     }
     try {
-      return parseData(message.init().getData());
+      return parseData(init.data());
     } catch (IllegalArgumentException e) {
       throw MessageRejectedException.beforeExecution(address, "StateInit data is not WalletV4R2 data: " + e.getMessage());
     }
   }
 
-  static Body parseBody(Cell body, TonAddress address) throws MessageRejectedException {
-    CellSlice slice = CellSlice.beginParse(body);
-    if (slice.getRestBits() < SIGNATURE_BITS + HEADER_BITS) {
+  static Body parseBody(TonCell body, TonAddress address) throws MessageRejectedException {
+    CellReader slice = body.parse();
+    if (slice.remainingBits() < SIGNATURE_BITS + HEADER_BITS) {
       throw MessageRejectedException.exit(address, MessageRejectedException.CELL_UNDERFLOW,
-          "body has " + slice.getRestBits() + " bits, the wallet reads at least " + (SIGNATURE_BITS + HEADER_BITS));
+          "body has " + slice.remainingBits() + " bits, the wallet reads at least " + (SIGNATURE_BITS + HEADER_BITS));
     }
-    byte[] signature = slice.loadBytes(SIGNATURE_BITS); // counts bits (BUILD-NOTES)
-    byte[] signedHash = Cells.rest(CellSlice.beginParse(body).skipBits(SIGNATURE_BITS)).getHash();
-    long subwalletId = slice.loadUint(32).longValue();
-    long validUntil = slice.loadUint(32).longValue();
-    long seqno = slice.loadUint(32).longValue();
-    return new Body(signature, signedHash, subwalletId, validUntil, seqno, Cells.rest(slice));
+    byte[] signature = slice.loadBits(SIGNATURE_BITS);
+    byte[] signedHash = slice.rest().hash(); // the signed part: everything after the signature, references included
+    long subwalletId = slice.loadUint(32);
+    long validUntil = slice.loadUint(32);
+    long seqno = slice.loadUint(32);
+    return new Body(signature, signedHash, subwalletId, validUntil, seqno, slice.rest());
   }
 
   /**
@@ -157,22 +156,22 @@ public final class WalletV4R2 {
    * it cannot read before accepting it, so such a message leaves no trace instead of failing on chain.
    */
   static List<Action> parseActions(Body body, TonAddress address) throws MessageRejectedException {
-    CellSlice slice = CellSlice.beginParse(body.tail());
-    if (slice.getRestBits() < 8) {
+    CellReader slice = body.tail().parse();
+    if (slice.remainingBits() < 8) {
       throw MessageRejectedException.exit(address, MessageRejectedException.CELL_UNDERFLOW, "body has no op byte");
     }
-    int op = slice.loadUint(8).intValue();
+    int op = (int) slice.loadUint(8);
     if (op != OP_SIMPLE_SEND) {
       throw MessageRejectedException.beforeExecution(address,
           "devnet models only op 0 (simple send), the message has op " + op + " (plugins)");
     }
     List<Action> actions = new ArrayList<>();
-    while (slice.getRefsCount() > 0) {
-      if (slice.getRestBits() < 8) {
+    while (slice.remainingRefs() > 0) {
+      if (slice.remainingBits() < 8) {
         throw MessageRejectedException.exit(address, MessageRejectedException.CELL_UNDERFLOW,
             "a message reference without its mode byte");
       }
-      int mode = slice.loadUint(8).intValue();
+      int mode = (int) slice.loadUint(8);
       actions.add(new Action(mode, slice.loadRef()));
     }
     return List.copyOf(actions);
