@@ -11,7 +11,7 @@ import org.tonpayouts.ton.cell.TonCell;
  * @param code the code cell, or {@code null}
  * @param data the data cell, or {@code null}
  */
-record StateInitCell(TonCell cell, TonCell code, TonCell data) {
+public record StateInitCell(TonCell cell, TonCell code, TonCell data) {
   /**
    * Reads {@code split_depth:(Maybe (## 5)) special:(Maybe TickTock) code:(Maybe ^Cell)
    * data:(Maybe ^Cell) library:(Maybe ^Cell)}; {@link MalformedCellException} when the cell is
