@@ -30,31 +30,11 @@ final class ChainMessages {
                                 TonCell init) {
     CellWriter b = MessageCells.internalInfo(bounce, bounced, source, destination, value, 0, fwdFee, createdLt,
         createdAt);
-    storeInit(b, init, body);
-    TonCell cell = MessageCells.storeEither(b, body).endCell();
+    // ton4j's Message.toCell and the JS SDK lay out init and body alike; ton4j alone threw where a
+    // body filled the bits left after its flag exactly (InternalMessageEquivalenceTest)
+    TonCell cell = MessageCells.storeInitAndBody(b, init, body).endCell();
     return new DevnetMessage(cell.hashHex(), source, destination, value, fwdFee, createdLt, createdAt, bounce, bounced,
         body, init, TextComment.decode(body), cell);
-  }
-
-  /**
-   * {@code init:(Maybe (Either StateInit ^StateInit))}, inline when it and the body fit beside the
-   * two flag bits. This is the rule devnet's messages were always written with (ton4j's
-   * {@code Message.toCell}, the JS SDK's {@code storeMessage}); {@link MessageCells} applies it
-   * only to external messages, so devnet keeps its own copy for internal ones. The body then
-   * follows {@link MessageCells#storeEither}, which agrees with ton4j wherever ton4j could write
-   * the message at all (ton4j threw when the body exactly filled the bits left after its flag).
-   */
-  private static void storeInit(CellWriter b, TonCell init, TonCell body) {
-    if (init == null) {
-      b.storeBit(false);
-      return;
-    }
-    b.storeBit(true);                        // counted before the fit is judged, as ton4j and the JS SDK do
-    if (b.freeBits() - 2 < init.bitLength() + body.bitLength()) {
-      b.storeBit(true).storeRef(init);
-    } else {
-      b.storeBit(false).storeCell(init);
-    }
   }
 
   /** A bounced body: 0xFFFFFFFF then the first 256 bits of the original body (no references). */

@@ -35,24 +35,29 @@ public final class MessageCells {
         .storeCoins(0);                      // import_fee
   }
 
-  /**
-   * The external message to {@code destination}: the JS SDK's layout, init inline when it and the
-   * body fit (two bits kept for the flags), body inline when it fits (one bit kept, refs within 4).
-   */
+  /** The external message to {@code destination}, with {@link #storeInitAndBody}'s layout. */
   public static TonCell externalIn(TonAddress destination, TonCell init, TonCell body) {
-    CellWriter b = externalInfo(destination);
+    return storeInitAndBody(externalInfo(destination), init, body).endCell();
+  }
+
+  /**
+   * {@code init:(Maybe (Either StateInit ^StateInit)) body:(Either X ^X)} after a message's info,
+   * as the JS SDK's {@code storeMessage} (and ton4j's {@code Message.toCell}) lays them out: the
+   * init inline when it and the body fit beside the two flag bits, then {@link #storeEither}.
+   */
+  public static CellWriter storeInitAndBody(CellWriter b, TonCell init, TonCell body) {
     if (init == null) {
       b.storeBit(false);
     } else {
-      b.storeBit(true);
-      if (b.freeBits() - 2 < init.bitLength() + body.bitLength()) {
+      b.storeBit(true);                      // counted before the fit is judged
+      int bodyBits = body == null ? 0 : body.bitLength();
+      if (b.freeBits() - 2 < init.bitLength() + bodyBits) {
         b.storeBit(true).storeRef(init);
       } else {
         b.storeBit(false).storeCell(init);
       }
     }
-    storeEither(b, body);
-    return b.endCell();
+    return storeEither(b, body);
   }
 
   /**
