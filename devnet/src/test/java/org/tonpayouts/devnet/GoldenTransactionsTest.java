@@ -213,19 +213,7 @@ class GoldenTransactionsTest {
   /** A wallet order: StateInit ({@code init}, or none) inline, the body inline or in a reference. */
   private static Cell order(TonAddress destination, long amount, boolean bounce, Cell init, Cell body,
                             boolean bodyInline) {
-    Cell info = InternalMessageInfoRelaxed.builder()
-        .iHRDisabled(true)
-        .bounce(bounce)
-        .bounced(false)
-        .srcAddr(MsgAddressExtNone.builder().build())
-        .dstAddr(TestWallet.std(destination))
-        .value(CurrencyCollection.builder().coins(BigInteger.valueOf(amount)).build())
-        .iHRFee(BigInteger.ZERO)
-        .fwdFee(BigInteger.ZERO)
-        .createdLt(BigInteger.ZERO)
-        .createdAt(0)
-        .build()
-        .toCell();
+    Cell info = TestWallet.orderInfo(destination, amount, bounce);
     CellBuilder b = CellBuilder.beginCell().storeCell(info);
     if (init == null) {
       b.storeBit(false);

@@ -29,7 +29,7 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * (mode 3); {@link #raw} builds the messages the signer refuses to make (other modes, wrong
  * subwallet id, foreign keys, no StateInit) with the same layout.
  */
-final class TestWallet {
+public final class TestWallet {
   final WalletKey key;
   final Subwallets subwallets;
   final TransferSigner signer;
@@ -108,19 +108,7 @@ final class TestWallet {
   }
 
   private static Cell internal(Send send) {
-    Cell info = InternalMessageInfoRelaxed.builder()
-        .iHRDisabled(true)
-        .bounce(send.bounce())
-        .bounced(false)
-        .srcAddr(MsgAddressExtNone.builder().build())
-        .dstAddr(std(send.destination()))
-        .value(CurrencyCollection.builder().coins(BigInteger.valueOf(send.amount())).build())
-        .iHRFee(BigInteger.ZERO)
-        .fwdFee(BigInteger.ZERO)
-        .createdLt(BigInteger.ZERO)
-        .createdAt(0)
-        .build()
-        .toCell();
+    Cell info = orderInfo(send.destination(), send.amount(), send.bounce());
     CellBuilder b = CellBuilder.beginCell().storeCell(info).storeBit(false);
     if (send.comment() == null) {
       b.storeBit(false);
@@ -130,7 +118,27 @@ final class TestWallet {
     return b.endCell();
   }
 
-  static MsgAddressIntStd std(TonAddress address) {
+  /**
+   * ton4j's {@code int_msg_info$0} of a wallet order (source addr_none, no fees, no times): the
+   * independent writer the devnet tests compare devnet's own cells with.
+   */
+  public static Cell orderInfo(TonAddress destination, long amount, boolean bounce) {
+    return InternalMessageInfoRelaxed.builder()
+        .iHRDisabled(true)
+        .bounce(bounce)
+        .bounced(false)
+        .srcAddr(MsgAddressExtNone.builder().build())
+        .dstAddr(std(destination))
+        .value(CurrencyCollection.builder().coins(BigInteger.valueOf(amount)).build())
+        .iHRFee(BigInteger.ZERO)
+        .fwdFee(BigInteger.ZERO)
+        .createdLt(BigInteger.ZERO)
+        .createdAt(0)
+        .build()
+        .toCell();
+  }
+
+  public static MsgAddressIntStd std(TonAddress address) {
     return MsgAddressIntStd.builder()
         .workchainId((byte) address.workchain())
         .address(new BigInteger(1, address.hash()))

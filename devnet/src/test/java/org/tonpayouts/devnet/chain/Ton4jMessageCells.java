@@ -17,9 +17,11 @@ import org.ton.ton4j.tlb.MessageRelaxed;
 import org.ton.ton4j.tlb.MsgAddressExtNone;
 import org.ton.ton4j.tlb.MsgAddressIntStd;
 import org.ton.ton4j.tlb.StateInit;
+import org.tonpayouts.devnet.TestWallet;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.wallet.TextComment;
+import org.tonpayouts.devnet.TestWallet;
 
 /**
  * The oracle for devnet's message cells: what devnet built and read with ton4j before it moved to
@@ -41,10 +43,7 @@ final class Ton4jMessageCells {
   }
 
   static MsgAddressIntStd std(TonAddress address) {
-    return MsgAddressIntStd.builder()
-        .workchainId((byte) address.workchain())
-        .address(new BigInteger(1, address.hash()))
-        .build();
+    return TestWallet.std(address);
   }
 
   // ---- what devnet writes -----------------------------------------------------------------------
@@ -81,19 +80,7 @@ final class Ton4jMessageCells {
   /** The former {@code ForeignTransfer.externalMessage}. */
   static Cell foreignTransfer(TonAddress wallet, TonAddress destination, long amount, String comment, boolean bounce,
                               WalletData data, long utime) {
-    Cell info = InternalMessageInfoRelaxed.builder()
-        .iHRDisabled(true)
-        .bounce(bounce)
-        .bounced(false)
-        .srcAddr(MsgAddressExtNone.builder().build())
-        .dstAddr(std(destination))
-        .value(CurrencyCollection.builder().coins(BigInteger.valueOf(amount)).build())
-        .iHRFee(BigInteger.ZERO)
-        .fwdFee(BigInteger.ZERO)
-        .createdLt(BigInteger.ZERO)
-        .createdAt(0)
-        .build()
-        .toCell();
+    Cell info = TestWallet.orderInfo(destination, amount, bounce);
     CellBuilder order = CellBuilder.beginCell().storeCell(info).storeBit(false);
     if (comment == null) {
       order.storeBit(false);

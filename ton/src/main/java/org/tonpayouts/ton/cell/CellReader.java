@@ -84,15 +84,20 @@ public final class CellReader {
       if ((count & 7) != 0) {
         out[out.length - 1] &= (byte) (0xFF << (8 - (count & 7)));
       }
+      bit += count;
     } else {
-      for (int i = 0; i < count; i++) {
-        int at = bit + i;
-        if ((data[at >>> 3] & (0x80 >>> (at & 7))) != 0) {
-          out[i >>> 3] |= (byte) (0x80 >>> (i & 7));
-        }
+      // a byte at a time at an odd bit offset (addresses and hashes), the last one cut to size
+      int shift = bit & 7;
+      for (int i = 0; i < out.length; i++) {
+        int at = (bit >>> 3) + i;
+        int next = at + 1 < data.length ? data[at + 1] & 0xFF : 0;
+        out[i] = (byte) ((data[at] & 0xFF) << shift | next >>> (8 - shift));
       }
+      if ((count & 7) != 0) {
+        out[out.length - 1] &= (byte) (0xFF << (8 - (count & 7)));
+      }
+      bit += count;
     }
-    bit += count;
     return out;
   }
 

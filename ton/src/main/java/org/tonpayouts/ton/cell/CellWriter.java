@@ -76,6 +76,15 @@ public final class CellWriter {
       fromBit += whole * 8;
       count -= whole * 8;
     }
+    // a byte at a time at any alignment (addresses and hashes sit at odd bit offsets), then the tail
+    while (count >= 8) {
+      int at = fromBit >>> 3;
+      int shift = fromBit & 7;
+      int b = shift == 0 ? source[at] & 0xFF : ((source[at] & 0xFF) << shift | (source[at + 1] & 0xFF) >>> (8 - shift)) & 0xFF;
+      writeBits(b, 8);
+      fromBit += 8;
+      count -= 8;
+    }
     for (int i = 0; i < count; i++) {
       int at = fromBit + i;
       if ((source[at >>> 3] & (0x80 >>> (at & 7))) != 0) {

@@ -23,6 +23,8 @@ public final class TonCell {
   public static final int MAX_BITS = 1023;
   public static final int MAX_REFS = 4;
   public static final int HASH_BYTES = 32;
+  /** The chain refuses deeper trees (the node's max cell depth); it also bounds every walk of a tree here. */
+  public static final int MAX_DEPTH = 1024;
 
   private static final TonCell[] NO_REFS = new TonCell[0];
   // before EMPTY: building a cell hashes it
@@ -55,6 +57,9 @@ public final class TonCell {
     int d = 0;
     for (TonCell ref : this.refs) {
       d = Math.max(d, Objects.requireNonNull(ref, "ref").depth + 1);
+    }
+    if (d > MAX_DEPTH) {
+      throw new MalformedCellException("a cell tree deeper than " + MAX_DEPTH + " levels");
     }
     this.depth = d;
     this.hash = representationHash();

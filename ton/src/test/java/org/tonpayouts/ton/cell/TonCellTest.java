@@ -182,6 +182,32 @@ class TonCellTest {
   }
 
   @Test
+  void bitsStoredAndLoadedAtEveryOffsetComeBackUnchanged() {
+    Random random = new Random(42);
+    for (int offset = 0; offset < 16; offset++) {
+      for (int from = 0; from < 16; from++) {
+        byte[] source = new byte[40];
+        random.nextBytes(source);
+        int count = random.nextInt(source.length * 8 - from + 1);
+        TonCell cell = TonCell.builder().storeUint(0, offset).storeBits(source, from, count).endCell();
+        CellReader reader = cell.parse().skipBits(offset);
+
+        byte[] loaded = reader.loadBits(count);
+
+        for (int i = 0; i < count; i++) {
+          boolean expected = (source[(from + i) >>> 3] & (0x80 >>> ((from + i) & 7))) != 0;
+          assertThat(cell.bit(offset + i)).as("stored bit %d (offset %d, from %d)", i, offset, from).isEqualTo(expected);
+          assertThat((loaded[i >>> 3] & (0x80 >>> (i & 7))) != 0).as("loaded bit %d", i).isEqualTo(expected);
+        }
+        for (int i = count; i < loaded.length * 8; i++) {
+          assertThat((loaded[i >>> 3] & (0x80 >>> (i & 7))) != 0).as("padding bit %d", i).isFalse();
+        }
+        assertThat(cell.bitLength()).isEqualTo(offset + count);
+      }
+    }
+  }
+
+  @Test
   void restKeepsUnreadBitsAndReferencesAtAnyOffset() {
     TonCell a = TonCell.builder().storeUint(1, 1).endCell();
     TonCell b = TonCell.builder().storeUint(2, 2).endCell();
@@ -260,6 +286,19 @@ class TonCellTest {
     byte[] selfRef = HEX.parseHex("b5ee9c72" + "01" + "01" + "01" + "01" + "00" + "03" + "00" + "010000");
     assertThatThrownBy(() -> TonCell.fromBoc(selfRef)).isInstanceOf(MalformedCellException.class)
         .hasMessageContaining("references cell 0");
+  }
+
+  @Test
+  void treesDeeperThanTheChainAllowsAreRefused() {
+    TonCell chain = TonCell.EMPTY;
+    for (int i = 0; i < TonCell.MAX_DEPTH; i++) {
+      chain = TonCell.builder().storeRef(chain).endCell();
+    }
+    assertThat(chain.depth()).isEqualTo(TonCell.MAX_DEPTH);
+    assertThat(TonCell.fromBoc(chain.toBoc())).isEqualTo(chain);
+    TonCell deepest = chain;
+    assertThatThrownBy(() -> TonCell.builder().storeRef(deepest).endCell())
+        .isInstanceOf(MalformedCellException.class).hasMessageContaining("deeper than 1024");
   }
 
   @Test
