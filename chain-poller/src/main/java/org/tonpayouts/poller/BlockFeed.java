@@ -29,8 +29,9 @@ import org.tonpayouts.ton.api.TonApi;
  * <p>The feed vouches for a wallet only where it cannot have missed anything: it walks each
  * shard's blocks by seqno from the tops it first saw, so every block produced after it started
  * (its {@link #coveredSince}) passes through it, and it keeps the blocks read in the last
- * {@code retention}. A transfer first submitted after that moment (minus the clock-skew margin)
- * has every transaction that could carry its messages in the kept blocks; so has a confirmed
+ * {@code retention}. A transfer first submitted after that moment (less {@code
+ * poller.feed.clock.margin.ms}, how far streams-app's clock may be from ours) has every
+ * transaction that could carry its messages in the kept blocks; so has a confirmed
  * payout watched for a bounce when it was confirmed after it. Anything else (a transfer from
  * before a restart or a gap, a wallet whose state must be read for an expiry) is scanned per
  * wallet as before. A gap (an error that persists, a shard split or merge, falling too far
@@ -270,7 +271,9 @@ final class BlockFeed {
     }
     long coveredFrom = continuousSince.getEpochSecond() + 1; // whole seconds, rounded up
     for (WatchedTransfer t : wallet.pending()) {
-      if (t.windowStart(settings.clockSkew()) < coveredFrom) {
+      // firstSubmittedAt is taken on streams-app's clock before the first send: only that clock's
+      // difference from ours separates it from the feed's start (the node's time plays no part here)
+      if (t.windowStart(settings.feedClockMargin()) < coveredFrom) {
         return Optional.empty();
       }
     }

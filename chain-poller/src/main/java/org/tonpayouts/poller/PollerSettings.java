@@ -20,6 +20,9 @@ import org.tonpayouts.runtime.PayoutsConfig;
  * @param bounceWindow how long a confirmed bounceable payout is watched for a bounce (0: not at all)
  * @param feedRetention how long the block feed keeps the blocks it read (0: no block feed, every
  *     watched wallet is scanned on its own); see {@link BlockFeed}
+ * @param feedClockMargin how far apart the clock that records a transfer's first message
+ *     ({@code firstSubmittedAt}) and this poller's clock may be: the feed vouches for transfers
+ *     recorded after it started, less this
  */
 public record PollerSettings(
     Duration interval,
@@ -30,7 +33,8 @@ public record PollerSettings(
     int pageSize,
     int maxPages,
     Duration bounceWindow,
-    Duration feedRetention) {
+    Duration feedRetention,
+    Duration feedClockMargin) {
 
   public static final int DEFAULT_PAGE_SIZE = 32;
   public static final int DEFAULT_MAX_PAGES = 16;
@@ -61,6 +65,10 @@ public record PollerSettings(
     if (feedRetention.isNegative()) {
       throw new IllegalArgumentException("feedRetention must not be negative, got " + feedRetention);
     }
+    Objects.requireNonNull(feedClockMargin, "feedClockMargin");
+    if (feedClockMargin.isNegative()) {
+      throw new IllegalArgumentException("feedClockMargin must not be negative, got " + feedClockMargin);
+    }
   }
 
   private static void positive(Duration d, String name) {
@@ -81,32 +89,39 @@ public record PollerSettings(
         DEFAULT_PAGE_SIZE,
         DEFAULT_MAX_PAGES,
         config.bounceWindow(),
-        config.pollerFeedRetention());
+        config.pollerFeedRetention(),
+        config.pollerFeedClockMargin());
   }
 
   public PollerSettings withClockSkew(Duration skew) {
     return new PollerSettings(interval, skew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
-        bounceWindow, feedRetention);
+        bounceWindow, feedRetention, feedClockMargin);
   }
 
   public PollerSettings withFallbackRounds(int rounds) {
     return new PollerSettings(interval, clockSkew, roundTimeout, rounds, resolvedRetention, pageSize, maxPages,
-        bounceWindow, feedRetention);
+        bounceWindow, feedRetention, feedClockMargin);
   }
 
   public PollerSettings withPaging(int size, int pages) {
     return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, size, pages,
-        bounceWindow, feedRetention);
+        bounceWindow, feedRetention, feedClockMargin);
   }
 
   public PollerSettings withBounceWindow(Duration window) {
     return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
-        window, feedRetention);
+        window, feedRetention, feedClockMargin);
+  }
+
+  /** These settings with the block feed vouching for transfers recorded after it started, less {@code margin}. */
+  public PollerSettings withFeedClockMargin(Duration margin) {
+    return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
+        bounceWindow, feedRetention, margin);
   }
 
   /** These settings with the block feed keeping blocks for {@code retention} (0: off). */
   public PollerSettings withFeedRetention(Duration retention) {
     return new PollerSettings(interval, clockSkew, roundTimeout, fallbackRounds, resolvedRetention, pageSize, maxPages,
-        bounceWindow, retention);
+        bounceWindow, retention, feedClockMargin);
   }
 }

@@ -25,7 +25,8 @@ class WalletRoundTest {
   private static final Instant SUBMITTED = Instant.parse("2026-05-01T12:00:00Z");
   private static final Duration SKEW = Duration.ofSeconds(10);
   private static final PollerSettings SETTINGS = new PollerSettings(Duration.ofMillis(100), SKEW,
-      Duration.ofSeconds(1), 10, Duration.ofMinutes(10), 32, 4, Duration.ofSeconds(30), Duration.ZERO);
+      Duration.ofSeconds(1), 10, Duration.ofMinutes(10), 32, 4, Duration.ofSeconds(30), Duration.ZERO,
+      Duration.ofSeconds(2));
   private static final TonAddress WALLET = TonAddress.of(0, bytes(0x11));
   private static final TonAddress BOB = TonAddress.of(0, bytes(0xb0));
   private static final String OLD_HASH = "a0".repeat(32);

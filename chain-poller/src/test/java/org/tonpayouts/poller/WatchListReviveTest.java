@@ -38,7 +38,8 @@ class WatchListReviveTest {
   private static final Duration INTERVAL = Duration.ofMillis(100);
   private static final PollerSettings SETTINGS = new PollerSettings(INTERVAL, Duration.ofSeconds(10),
       Duration.ofSeconds(30), 1_000, Duration.ofMinutes(10), PollerSettings.DEFAULT_PAGE_SIZE,
-      PollerSettings.DEFAULT_MAX_PAGES, Duration.ofSeconds(30), Duration.ZERO);
+      PollerSettings.DEFAULT_MAX_PAGES, Duration.ofSeconds(30), Duration.ZERO,
+      Duration.ofSeconds(2));
 
   private final ManualClock clock = ManualClock.fixedAt(START);
   private final Wallets wallets = new Wallets();

@@ -57,11 +57,13 @@ class WatchListTopologyTest {
   private static final Instant START = Instant.parse("2026-05-01T12:00:00Z");
   private static final Duration INTERVAL = Duration.ofMillis(100);
   private static final Duration SKEW = Duration.ofSeconds(10);
+  /** How far streams-app's clock may be from the poller's (poller.feed.clock.margin.ms). */
+  private static final Duration MARGIN = Duration.ofSeconds(2);
   private static final Duration TTL = Duration.ofSeconds(60);
   private static final String APP_ID = "poller-test";
   private static final PollerSettings SETTINGS = new PollerSettings(INTERVAL, SKEW, Duration.ofSeconds(5), 1_000,
       Duration.ofMinutes(10), PollerSettings.DEFAULT_PAGE_SIZE, PollerSettings.DEFAULT_MAX_PAGES, Duration.ofSeconds(30),
-      Duration.ZERO);
+      Duration.ZERO, MARGIN);
 
   @TempDir
   Path stateDir;
@@ -617,6 +619,8 @@ class WatchListTopologyTest {
   @Nested
   class WithTheBlockFeed {
     private static final long WATCHER = 1100;
+    /** The feed started at or before this moment. */
+    private Instant feedStartedBy;
 
     @BeforeEach
     void startWithTheFeed() {
@@ -624,8 +628,9 @@ class WatchListTopologyTest {
       startDriver(clock, SETTINGS.withFeedRetention(Duration.ofMinutes(1)));
       // a first watched wallet starts the feed; its own transfer predates it, so it is scanned
       deploy(WATCHER);
+      feedStartedBy = clock.instant();
       assertThat(metrics.walletsObserved("scan")).isPositive();
-      // from now on, transfers are submitted after the feed started (beyond the skew margin)
+      // from now on, transfers are submitted after the feed started (beyond any margin)
       clock.advance(SKEW.plusSeconds(2));
     }
 
@@ -702,6 +707,39 @@ class WatchListTopologyTest {
       send(api, t);
       // first submitted before the feed's coverage began: its transaction may sit in a block the feed never read
       watch(submission(t, "req-old", clock.instant().minus(SKEW).minusSeconds(30)));
+      double before = scans();
+
+      round();
+
+      assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+      assertThat(scans()).as("scanned on its own").isGreaterThan(before);
+    }
+
+    @Test
+    void shouldVouchForATransferRecordedAfterTheFeedStartedLessTheHostsClockMargin() {
+      long sub = 1107;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, BOB, TON);
+      send(api, t);
+      // recorded 3 s after the feed started: within the node's clock-skew margin (10 s), which has no
+      // part here, and beyond the margin between streams-app's clock and the poller's (2 s)
+      watch(submission(t, "req-margin", feedStartedBy.plus(MARGIN).plusSeconds(1)));
+      double before = scans();
+
+      round();
+
+      assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+      assertThat(scans()).as("the feed vouches: no getTransactions").isEqualTo(before);
+    }
+
+    @Test
+    void shouldScanATransferRecordedWithinTheHostsClockMarginOfTheFeedStart() {
+      long sub = 1108;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, BOB, TON);
+      send(api, t);
+      // recorded a second before the feed started, by a clock that may be up to MARGIN ahead of ours
+      watch(submission(t, "req-edge", feedStartedBy.minusSeconds(1)));
       double before = scans();
 
       round();

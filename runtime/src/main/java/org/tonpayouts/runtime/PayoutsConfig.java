@@ -182,6 +182,13 @@ public final class PayoutsConfig extends AbstractConfig {
           + " still finds its transaction there. Transfers from before the feed started or from a gap are scanned per"
           + " wallet. 0 turns the block feed off: every watched wallet is scanned on its own each block (one"
           + " getTransactions per wallet per block), for an API without the block methods.";
+  public static final String POLLER_FEED_CLOCK_MARGIN_MS_CONFIG = "poller.feed.clock.margin.ms";
+  private static final String POLLER_FEED_CLOCK_MARGIN_MS_DOC =
+      "How far apart the clocks of streams-app's hosts (which record a transfer's first message before sending it)"
+          + " and chain-poller's host may be. The block feed vouches for a transfer recorded after the feed"
+          + " started, less this margin; an earlier one is scanned wallet by wallet. Keep the hosts on NTP: a larger"
+          + " difference only delays such a transfer's confirmation until its expiry check (the feed finds messages,"
+          + " it never proves one absent).";
 
   public static final String METRICS_PORT_CONFIG = "metrics.port";
   private static final String METRICS_PORT_DOC =
@@ -296,6 +303,8 @@ public final class PayoutsConfig extends AbstractConfig {
           POLLER_BOUNCE_WINDOW_SECONDS_DOC)
       .define(POLLER_FEED_RETENTION_MS_CONFIG, Type.LONG, 60_000L, Range.between(0, 3_600_000), Importance.LOW,
           POLLER_FEED_RETENTION_MS_DOC)
+      .define(POLLER_FEED_CLOCK_MARGIN_MS_CONFIG, Type.LONG, 2_000L, Range.between(0, 600_000), Importance.LOW,
+          POLLER_FEED_CLOCK_MARGIN_MS_DOC)
       .define(METRICS_PORT_CONFIG, Type.INT, 0, Range.between(0, 65535), Importance.LOW, METRICS_PORT_DOC)
       .define(TOPICS_PARTITIONS_CONFIG, Type.INT, 12, Range.between(1, 10_000), Importance.MEDIUM, TOPICS_PARTITIONS_DOC)
       .define(TOPICS_REPLICATION_FACTOR_CONFIG, Type.INT, -1, Range.between(-1, Short.MAX_VALUE), Importance.MEDIUM,
@@ -484,6 +493,10 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public Duration pollerFeedRetention() {
     return Duration.ofMillis(getLong(POLLER_FEED_RETENTION_MS_CONFIG));
+  }
+
+  public Duration pollerFeedClockMargin() {
+    return Duration.ofMillis(getLong(POLLER_FEED_CLOCK_MARGIN_MS_CONFIG));
   }
 
   public int metricsPort() {
