@@ -17,6 +17,7 @@ import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TonApi;
 import org.tonpayouts.ton.api.TransactionId;
+import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.wallet.ParsedTransfer;
 import org.tonpayouts.ton.wallet.TransferParser;
 
@@ -87,7 +88,7 @@ final class ChainScan {
     ExternalIn in = null;
     if (t.inMsg() != null && t.inMsg().isExternalIn()) {
       Cell inCell = CellSlice.beginParse(root.getRefs().get(0)).loadRef();
-      ParsedTransfer parsed = TransferParser.parse(org.tonpayouts.ton.cell.TonCell.fromBoc(inCell.toBoc(true)));
+      ParsedTransfer parsed = TransferParser.parse(TonCell.fromBoc(inCell.toBoc(true)));
       in = new ExternalIn(parsed.messageHash(), parsed.seqno(), parsed.signatureValidFor(ourPublicKey));
     }
     List<Payment> payments = new ArrayList<>();

@@ -142,8 +142,8 @@ final class ToncenterJson {
       }
     } else {
       data.put("@type", "msg.dataRaw");
-      data.put("body", Cells.bocBase64(m.body()));
-      data.put("init_state", m.init() == null ? "" : Cells.bocBase64(m.init()));
+      data.put("body", m.body().toBase64());
+      data.put("init_state", m.init() == null ? "" : m.init().toBase64());
       if (flat) {
         n.put("message", rawMessageText(m.body()));
       }

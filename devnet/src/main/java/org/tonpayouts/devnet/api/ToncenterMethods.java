@@ -43,7 +43,7 @@ final class ToncenterMethods {
   private static final int EXIT_NO_METHOD = 11;
   private static final long GET_METHOD_GAS = 489;
   /** Every wallet's state carries the same code: serialized once, not on every read. */
-  private static final String WALLET_CODE_BOC = Cells.bocBase64(WalletV4R2.CODE);
+  private static final String WALLET_CODE_BOC = WalletV4R2.CODE.toBase64();
   private static final Map<Integer, String> METHOD_IDS = Map.of(
       methodId("seqno"), "seqno",
       methodId("get_subwallet_id"), "get_subwallet_id",
@@ -151,7 +151,7 @@ final class ToncenterMethods {
     n.put("balance", Long.toString(view.balance()));
     n.putArray("extra_currencies");
     n.put("code", view.isWallet() ? WALLET_CODE_BOC : "");
-    n.put("data", view.isWallet() ? Cells.bocBase64(WalletV4R2.dataCell(view.wallet())) : "");
+    n.put("data", view.isWallet() ? WalletV4R2.dataCell(view.wallet()).toBase64() : "");
     n.set("last_transaction_id", ToncenterJson.transactionId(view.lastTxLt(), view.lastTxHash()));
     n.set("block_id", ToncenterJson.blockId(block));
     n.put("frozen_hash", "");

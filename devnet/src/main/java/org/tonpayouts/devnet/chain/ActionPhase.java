@@ -141,7 +141,7 @@ final class ActionPhase {
     TonCell init;
     try {
       message = MessageCells.readInternal(cell);
-      init = message.init() == null ? null : StateInitCell.read(message.init()).cell();
+      init = message.init() == null ? null : message.init().cell();
     } catch (RuntimeException e) {
       // MalformedCellException says why; anything else the wallet's cells make the reader throw is still invalid
       return Decoded.error("cannot parse the outbound message: " + e.getMessage());

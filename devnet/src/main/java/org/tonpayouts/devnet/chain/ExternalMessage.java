@@ -16,7 +16,7 @@ import org.tonpayouts.ton.cell.TonCell;
  * @param body the body cell (the empty cell for an empty inline body)
  */
 public record ExternalMessage(TonCell root, String hash, String normalizedHash, TonAddress destination,
-                              StateInitCell init, TonCell body) {
+                              MessageCells.StateInit init, TonCell body) {
   public ExternalMessage {
     Objects.requireNonNull(root, "root");
     Objects.requireNonNull(hash, "hash");
@@ -42,16 +42,15 @@ public record ExternalMessage(TonCell root, String hash, String normalizedHash, 
   /** Decodes the external-in message {@code root}. */
   static ExternalMessage read(TonCell root) throws MalformedMessageException {
     MessageCells.ExternalIn message;
-    StateInitCell init;
     try {
       message = MessageCells.readExternalIn(root);
-      init = message.init() == null ? null : StateInitCell.read(message.init());
     } catch (RuntimeException e) {
       throw new MalformedMessageException("BOC is not a message: " + describe(e), e);
     }
     TonAddress destination = message.destination();
     return new ExternalMessage(root, root.hashHex(),
-        Cells.hex(MessageCells.normalizedHash(destination, message.body())), destination, init, message.body());
+        Cells.hex(MessageCells.normalizedHash(destination, message.body())), destination, message.init(),
+        message.body());
   }
 
   private static String describe(Throwable e) {

@@ -51,7 +51,7 @@ final class TransactionRecorder {
         origStatus, account.state, in.cell(), outCells, fee, account.stateHash, newStateHash, phases);
     String hash = cell.hashHex();
     DevnetTransaction tx = new DevnetTransaction(account.address, txLt, hash, build.utime, build.seqno, in, outs, fee,
-        phases.aborted(), account.lastTxLt, account.lastTxHash, description, Cells.bocBase64(cell));
+        phases.aborted(), account.lastTxLt, account.lastTxHash, description, cell.toBase64());
     account.record(tx, newStateHash);
     build.touched.add(account);
     build.txHashes.add(hash);

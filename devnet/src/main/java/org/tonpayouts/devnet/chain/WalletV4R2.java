@@ -6,6 +6,7 @@ import java.util.List;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.cell.CellReader;
+import org.tonpayouts.ton.cell.MessageCells;
 import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.wallet.Subwallets;
 
@@ -119,7 +120,7 @@ public final class WalletV4R2 {
       throw MessageRejectedException.noCodeRan(address,
           "account is not initialized and the message carries no StateInit: no code ran");
     }
-    StateInitCell init = message.init();
+    MessageCells.StateInit init = message.init();
     if (!Arrays.equals(init.cell().hash(), address.hash())) {
       throw MessageRejectedException.noCodeRan(address,
           "StateInit hash " + init.cell().hashHex() + " does not match the account address");

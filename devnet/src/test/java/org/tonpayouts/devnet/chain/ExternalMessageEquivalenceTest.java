@@ -191,7 +191,7 @@ class ExternalMessageEquivalenceTest {
     assertThat(actual.normalizedHash()).isEqualTo(expected.normalizedHash());
     assertThat(actual.destination()).isEqualTo(expected.destination());
     assertThat(actual.body().hashHex()).isEqualTo(expected.bodyHash());
-    StateInitCell init = actual.init();
+    MessageCells.StateInit init = actual.init();
     assertThat(init == null ? null : init.cell().hashHex()).isEqualTo(expected.initHash());
     assertThat(init == null || init.code() == null ? null : init.code().hashHex()).isEqualTo(expected.codeHash());
     assertThat(init == null || init.data() == null ? null : init.data().hashHex()).isEqualTo(expected.dataHash());

@@ -11,7 +11,16 @@ public final class MessageCells {
   private MessageCells() {}
 
   /** An inbound external message: its destination, the StateInit it carries (or null) and its body. */
-  public record ExternalIn(TonAddress destination, TonCell init, TonCell body) {}
+  public record ExternalIn(TonAddress destination, StateInit init, TonCell body) {}
+
+  /**
+   * A StateInit as a message carries it.
+   *
+   * @param cell the StateInit cell (its hash is the address it deploys to)
+   * @param code the code cell it installs, or {@code null}
+   * @param data the data cell it installs, or {@code null}
+   */
+  public record StateInit(TonCell cell, TonCell code, TonCell data) {}
 
   /**
    * An internal message as a wallet asks to send it or as the chain records it.
@@ -22,7 +31,7 @@ public final class MessageCells {
    */
   public record Internal(boolean ihrDisabled, boolean bounce, boolean bounced, TonAddress source,
                          TonAddress destination, long value, boolean extraCurrencies, long ihrFee, long fwdFee,
-                         long createdLt, long createdAt, TonCell init, TonCell body) {}
+                         long createdLt, long createdAt, StateInit init, TonCell body) {}
 
   // ---- writing --------------------------------------------------------------------------------
 
@@ -132,7 +141,7 @@ public final class MessageCells {
       throw new MalformedCellException("an external-in message needs a standard destination address, it has addr_none");
     }
     r.loadBigCoins();                        // import_fee
-    TonCell init = readInit(r);
+    StateInit init = readInit(r);
     TonCell body = readEither(r);
     return new ExternalIn(destination, init, body);
   }
@@ -160,19 +169,19 @@ public final class MessageCells {
     long fwdFee = r.loadCoins();
     long createdLt = r.loadUint(64);
     long createdAt = r.loadUint(32);
-    TonCell init = readInit(r);
+    StateInit init = readInit(r);
     TonCell body = readEither(r);
     return new Internal(ihrDisabled, bounce, bounced, source, destination, value, extra, ihrFee, fwdFee,
         createdLt, createdAt, init, body);
   }
 
-  /** {@code init:(Maybe (Either StateInit ^StateInit))}: the StateInit as a cell of its own, or null. */
-  private static TonCell readInit(CellReader r) {
+  /** {@code init:(Maybe (Either StateInit ^StateInit))}: the StateInit, or null. */
+  private static StateInit readInit(CellReader r) {
     if (!r.loadBit()) {
       return null;
     }
     if (r.loadBit()) {
-      return r.loadRef();
+      return readStateInit(r.loadRef());
     }
     CellWriter init = TonCell.builder();
     copyMaybeBits(r, init, 5);               // split_depth:(Maybe (## 5))
@@ -180,7 +189,32 @@ public final class MessageCells {
     copyMaybeRef(r, init);                   // code:(Maybe ^Cell)
     copyMaybeRef(r, init);                   // data:(Maybe ^Cell)
     copyMaybeRef(r, init);                   // library:(HashmapE 256 SimpleLib)
-    return init.endCell();
+    return readStateInit(init.endCell());
+  }
+
+  /**
+   * Reads {@code split_depth:(Maybe (## 5)) special:(Maybe TickTock) code:(Maybe ^Cell)
+   * data:(Maybe ^Cell) library:(Maybe ^Cell)}; {@link MalformedCellException} when the cell is
+   * not exactly that (the node refuses a StateInit with bits or references left over).
+   */
+  public static StateInit readStateInit(TonCell cell) {
+    CellReader r = cell.parse();
+    if (r.loadBit()) {
+      r.skipBits(5);                         // split_depth
+    }
+    if (r.loadBit()) {
+      r.skipBits(2);                         // special: tick, tock
+    }
+    TonCell code = r.loadBit() ? r.loadRef() : null;
+    TonCell data = r.loadBit() ? r.loadRef() : null;
+    if (r.loadBit()) {
+      r.loadRef();                           // library
+    }
+    if (r.remainingBits() != 0 || r.remainingRefs() != 0) {
+      throw new MalformedCellException("StateInit has " + r.remainingBits() + " bits and " + r.remainingRefs()
+          + " references left over");
+    }
+    return new StateInit(cell, code, data);
   }
 
   /** {@code body:(Either X ^X)}: the inline rest as a cell, or the referenced cell. */

@@ -153,9 +153,6 @@ public final class TonCell {
     return refs;
   }
 
-  byte[] hashUnsafe() {
-    return hash;
-  }
 
   /** {@code d1}: reference count (+ 8 exotic + 32 level: always 0 here). */
   int descriptor1() {

@@ -59,7 +59,7 @@ public final class TransferParser {
       }
     }
 
-    String stateInitHash = message.init() == null ? null : message.init().hashHex();
+    String stateInitHash = message.init() == null ? null : message.init().cell().hashHex();
     byte[] normalized = MessageCells.normalizedHash(message.destination(), message.body());
     return new ParsedTransfer(message.destination(), stateInitHash, subwalletId, validUntil, seqno, op, orders,
         hex(signature), signed.hashHex(), root.hashHex(), hex(normalized));
