@@ -138,6 +138,16 @@ public final class TestWallet {
         .toCell();
   }
 
+  /** The address ton4j read, back as ours (the inverse of {@link #std}). */
+  public static TonAddress address(MsgAddressIntStd std) {
+    byte[] raw = std.getAddress().toByteArray();
+    byte[] hash = new byte[32];
+    // BigInteger may add a sign byte or drop leading zeros: right-align the low 32 bytes
+    int copy = Math.min(raw.length, 32);
+    System.arraycopy(raw, raw.length - copy, hash, 32 - copy, copy);
+    return TonAddress.of(std.getWorkchainId(), hash);
+  }
+
   public static MsgAddressIntStd std(TonAddress address) {
     return MsgAddressIntStd.builder()
         .workchainId((byte) address.workchain())

@@ -150,7 +150,7 @@ class TransactionBocTest {
         ChainMessage expected = json.outMsgs().get(k);
         InternalMessageInfo info = (InternalMessageInfo) outs.get(k).getInfo();
         MsgAddressIntStd dst = (MsgAddressIntStd) info.getDstAddr();
-        assertThat(TonAddress.of(dst.getWorkchainId(), bytes32(dst.getAddress()))).isEqualTo(expected.destination());
+        assertThat(TestWallet.address(dst)).isEqualTo(expected.destination());
         assertThat(info.getValue().getCoins().longValueExact()).isEqualTo(expected.value());
         assertThat(info.getCreatedLt().longValueExact()).isEqualTo(expected.createdLt());
       }
@@ -189,11 +189,4 @@ class TransactionBocTest {
     return HexFormat.of().formatHex(bytes);
   }
 
-  private static byte[] bytes32(BigInteger value) {
-    byte[] raw = value.toByteArray();
-    byte[] out = new byte[32];
-    int copy = Math.min(raw.length, 32);
-    System.arraycopy(raw, raw.length - copy, out, 32 - copy, copy);
-    return out;
-  }
 }

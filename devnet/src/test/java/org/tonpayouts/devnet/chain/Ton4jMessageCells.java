@@ -165,7 +165,7 @@ final class Ton4jMessageCells {
     if (dst.getAnycast() != null) {
       throw new IllegalArgumentException("anycast");
     }
-    TonAddress destination = TonAddress.of(dst.getWorkchainId(), bytes32(dst.getAddress()));
+    TonAddress destination = TestWallet.address(dst);
     StateInit init = message.getInit();
     Cell body = message.getBody() == null
         ? CellBuilder.beginCell().endCell()
@@ -228,7 +228,7 @@ final class Ton4jMessageCells {
     }
     TonAddress destination;
     try {
-      destination = TonAddress.of(dst.getWorkchainId(), bytes32(dst.getAddress()));
+      destination = TestWallet.address(dst);
     } catch (IllegalArgumentException e) {
       return Order.error("bad destination: " + e.getMessage());
     }
@@ -243,11 +243,4 @@ final class Ton4jMessageCells {
         relaxed.getInit());
   }
 
-  private static byte[] bytes32(BigInteger value) {
-    byte[] raw = value.toByteArray();
-    byte[] out = new byte[32];
-    int copy = Math.min(raw.length, 32);
-    System.arraycopy(raw, raw.length - copy, out, 32 - copy, copy);
-    return out;
-  }
 }
