@@ -9,14 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,7 +94,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   private Map<VerdictCommand, Instant> verdictRetries;
   private Set<String> reportedPartlySettled = new HashSet<>();
   private ProcessorContext<String, Object> context;
-  private KeyValueStore<String, WalletHead> heads;
+  private WalletHeads heads;
   private WalletQueue queue;
   private RequestMemory memory;
   /** This task's claim on its partition; every intent it records carries it. */
@@ -123,7 +120,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     cancelPunctuations(); // a revived task starts with no punctuation of ours scheduled
     this.waker = StreamThreadWakeups.forCurrentThread();
     inbox.wakeWith(waker::wake);
-    this.heads = context.getStateStore(WALLET_HEADS_STORE);
+    this.heads = new WalletHeads(context.getStateStore(WALLET_HEADS_STORE));
     this.queue = new WalletQueue(context.getStateStore(WALLET_QUEUE_STORE));
     WindowStore<String, PayoutRequest> accepted = context.getStateStore(REQUEST_MEMORY_STORE);
     this.memory = new RequestMemory(accepted, deps.settings().dedupRetention());
@@ -131,15 +128,12 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     this.ownership = deps.ledger().owners().take(context.applicationId(), context.taskId().partition(), deps.owner());
     // After a restart or a rebalance: ready wallets continue, and every wallet that waits for a
     // verdict is looked up in the ledger at once (a verdict recorded just before the crash).
-    try (KeyValueIterator<String, WalletHead> all = heads.all()) {
-      while (all.hasNext()) {
-        KeyValue<String, WalletHead> entry = all.next();
-        track(entry.key, entry.value);
-        if (entry.value.awaitingVerdict()) {
-          recheck(entry.key, entry.value, true);
-        }
+    heads.forEach((key, head) -> {
+      track(key, head);
+      if (head.awaitingVerdict()) {
+        recheck(key, head, true);
       }
-    }
+    });
     afterWork();
   }
 
