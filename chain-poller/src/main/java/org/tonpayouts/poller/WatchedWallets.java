@@ -12,6 +12,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.tonpayouts.runtime.store.SortableKeys;
+import org.tonpayouts.runtime.store.StoreWrites;
 
 /**
  * The watch list's stores as the watch list uses them: one {@link WatchedWallet} per wallet, kept
@@ -77,7 +78,7 @@ final class WatchedWallets {
     }
     if (after.size() < before.size() || !after.keySet().containsAll(before.keySet())) {
       Set<String> kept = new HashSet<>(after.values());
-      before.values().stream().filter(k -> !kept.contains(k)).forEach(resolved::delete);
+      before.values().stream().filter(k -> !kept.contains(k)).forEach(k -> StoreWrites.erase(resolved, k));
     }
     WatchedWallet record = value.with(value.pending(), value.cursor(), List.of(), value.bounceWatches());
     if (!record.equals(records.get(key))) {
@@ -89,8 +90,8 @@ final class WatchedWallets {
   }
 
   void delete(String key) {
-    storedKeys(key).values().forEach(resolved::delete);
-    wallets.delete(key);
+    storedKeys(key).values().forEach(k -> StoreWrites.erase(resolved, k));
+    StoreWrites.erase(wallets, key);
     records.remove(key);
     stored.remove(key);
     values.remove(key);

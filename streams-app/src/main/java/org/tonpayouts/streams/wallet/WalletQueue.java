@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.tonpayouts.runtime.store.SortableKeys;
+import org.tonpayouts.runtime.store.StoreWrites;
 
 /**
  * The wallets' queued requests, one store record per request, keyed by subwallet and queue
@@ -53,7 +54,7 @@ final class WalletQueue {
   }
 
   void removeHead(WalletHead head) {
-    store.delete(key(head.subwalletId(), head.headSeq()));
+    StoreWrites.erase(store, key(head.subwalletId(), head.headSeq()));
     heads.remove(head.subwalletId());
   }
 }
