@@ -683,6 +683,47 @@ class WatchListTopologyTest {
     }
 
     @Test
+    void shouldConfirmASubmissionThatArrivedAfterItsBlockWithoutWaitingForTheNextBlock() {
+      long busy = 1105;
+      devnet.fund(wallets.address(busy), 5 * TON);
+      watch(submission(sign(busy, 0, BOB, TON), "req-pending", clock.instant())); // keeps rounds going
+      long sub = 1106;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, ALICE, TON);
+      send(api, t);
+      round(); // the feed reads the block applying t before t's submission reaches the poller
+      assertThat(confirmations.isEmpty()).isTrue();
+      long height = devnet.masterchainSeqno();
+      double before = scans();
+
+      watch(submission(t, "req-after-its-block", clock.instant().minusSeconds(1)));
+      idleRound(); // a tick, no new block
+
+      assertThat(devnet.masterchainSeqno()).isEqualTo(height);
+      assertThat(confirmations.readValue()).satisfies(c -> {
+        assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+        assertThat(c.requestId()).isEqualTo("req-after-its-block");
+      });
+      assertThat(scans()).isEqualTo(before);
+    }
+
+    @Test
+    void shouldLeaveASubmissionTheFeedHasNotSeenForTheNextBlock() {
+      long sub = 1107;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, ALICE, TON);
+      send(api, t); // in the mempool: no block applied it yet
+      watch(submission(t, "req-not-yet", clock.instant()));
+
+      idleRound();
+      idleRound();
+
+      assertThat(confirmations.isEmpty()).as("nothing concluded from a feed that has not seen the message").isTrue();
+      round();
+      assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    }
+
+    @Test
     void shouldReadEveryBlockMadeBetweenTwoRounds() {
       long sub = 1104;
       devnet.fund(wallets.address(sub), 5 * TON);
