@@ -15,7 +15,11 @@ import org.tonpayouts.ton.api.TonApi;
  * a new block was seen, no read is made before most of a block interval has passed (the interval
  * is learned from the blocks seen: an exponential average of the time between seqno changes), so
  * the poller asks a few times per block, around when the next one is due, instead of every poll
- * interval. Thread-safe (stream threads share it).
+ * interval. The quiet spell is timed from the read before the one that saw the new block (the
+ * block came after it), and only when that read was recent: after an idle spell (nothing watched,
+ * no reads) or a failed read, a change says nothing about when the block came, and assuming it had
+ * just come made the first transfers after a pause wait most of a block for their verdicts.
+ * Thread-safe (stream threads share it).
  */
 final class MasterchainWatch {
   /** Share of the learned block interval during which no new block is expected. */
@@ -29,7 +33,10 @@ final class MasterchainWatch {
   private CompletableFuture<MasterchainInfo> last;
   private long lastAtMs;
   private long lastSeqno = -1;
+  /** When the newest block came at the latest as far as we know (a read before it); -1: unknown. */
   private long lastChangeMs = -1;
+  /** When the newest read that answered was made; -1: none yet. */
+  private long lastAnsweredReadMs = -1;
   private double intervalMs;
 
   MasterchainWatch(TonApi api, Duration interval, PollerMetrics metrics) {
@@ -50,22 +57,40 @@ final class MasterchainWatch {
       return last;
     }
     metrics.apiCall("getMasterchainInfo");
-    CompletableFuture<MasterchainInfo> read = api.getMasterchainInfo();
+    // learned before anyone sees the answer, so the next read already knows it
+    CompletableFuture<MasterchainInfo> read = api.getMasterchainInfo().thenApply(info -> {
+      learn(info, nowMs);
+      return info;
+    });
     last = read;
     lastAtMs = nowMs;
-    read.thenAccept(info -> learn(info, nowMs));
     return read;
   }
 
   private synchronized void learn(MasterchainInfo info, long readAtMs) {
+    long previousReadMs = lastAnsweredReadMs;
+    if (readAtMs > lastAnsweredReadMs) {
+      lastAnsweredReadMs = readAtMs;
+    }
     if (info.seqno() <= lastSeqno) {
       return;
     }
-    if (lastSeqno >= 0 && lastChangeMs >= 0 && readAtMs > lastChangeMs) {
-      double gap = (double) (readAtMs - lastChangeMs) / (info.seqno() - lastSeqno);
+    // the block came between the previous answered read and this one: its time is known only
+    // when that read was recent (within a few poll intervals, and well within a block interval)
+    boolean timed = lastSeqno >= 0 && previousReadMs >= 0 && readAtMs >= previousReadMs
+        && readAtMs - previousReadMs <= phaseToleranceMs();
+    long changeMs = timed ? previousReadMs : -1;
+    if (timed && info.seqno() == lastSeqno + 1 && lastChangeMs >= 0 && changeMs > lastChangeMs) {
+      double gap = changeMs - lastChangeMs;
       intervalMs = intervalMs <= 0 ? gap : (1 - LEARNING_RATE) * intervalMs + LEARNING_RATE * gap;
     }
     lastSeqno = info.seqno();
-    lastChangeMs = readAtMs;
+    lastChangeMs = changeMs;
+  }
+
+  /** How long ago the read before a change may have been for the change to tell when the block came. */
+  private long phaseToleranceMs() {
+    long fewPolls = 4 * reuseMs * 2; // four poll intervals
+    return intervalMs > 0 ? Math.min(fewPolls, (long) (intervalMs / 2)) : fewPolls;
   }
 }

@@ -579,39 +579,6 @@ class WatchListTopologyTest {
         .hasStackTraceContaining("Deserialization exception handler is set to fail");
   }
 
-  @Test
-  void shouldNotAskForTheNextBlockBeforeMostOfABlockIntervalPassed() {
-    PollerMetrics counted = PollerMetrics.inMemory();
-    MasterchainWatch watch = new MasterchainWatch(api, INTERVAL, counted);
-    long first = watch.read(0).join().seqno();
-    devnet.produceBlock();
-    assertThat(watch.read(400).join().seqno()).isEqualTo(first + 1); // learned: one block per 400 ms
-    assertThat(counted.apiCalls("getMasterchainInfo")).isEqualTo(2);
-
-    watch.read(450).join();
-    watch.read(600).join();
-    assertThat(counted.apiCalls("getMasterchainInfo")).as("no block can be due yet").isEqualTo(2);
-
-    devnet.produceBlock();
-    assertThat(watch.read(700).join().seqno()).as("most of an interval passed: ask").isEqualTo(first + 2);
-    assertThat(counted.apiCalls("getMasterchainInfo")).isEqualTo(3);
-  }
-
-  @Test
-  void shouldShareOneMasterchainReadBetweenTasksPunctuatedTogether() {
-    PollerMetrics shared = PollerMetrics.inMemory();
-    MasterchainWatch watch = new MasterchainWatch(api, INTERVAL, shared);
-
-    long first = watch.read(1_000).join().seqno();
-    watch.read(1_000).join(); // another task, same punctuation
-    watch.read(1_049).join();
-    assertThat(shared.apiCalls("getMasterchainInfo")).isEqualTo(1);
-
-    devnet.produceBlock();
-    assertThat(watch.read(1_050).join().seqno()).isEqualTo(first + 1);
-    assertThat(shared.apiCalls("getMasterchainInfo")).isEqualTo(2);
-  }
-
   /**
    * The same topology reading the chain block by block: verdicts from the block feed, scans only
    * where the feed cannot vouch for every transaction a transfer could have.
