@@ -214,7 +214,7 @@ final class BlockFeed {
   private FeedBlock block(BlockId id, List<ChainTransaction> transactions) {
     Map<String, List<ChainTransaction>> byAccount = new HashMap<>();
     for (ChainTransaction tx : transactions) {
-      byAccount.computeIfAbsent(tx.account().toRaw(), a -> new ArrayList<>()).add(tx);
+      byAccount.computeIfAbsent(tx.account().toRaw(), a -> new ArrayList<>()).add(tx.forMatching());
     }
     byAccount.values().forEach(list -> list.sort((a, b) -> Long.compare(a.id().lt(), b.id().lt())));
     return new FeedBlock(0, id, clock.instant(), byAccount);

@@ -691,6 +691,26 @@ class WatchListTopologyTest {
     }
 
     @Test
+    void shouldReportABounceFromTheBlocksItKeeps() {
+      long sub = 1108;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      TonAddress nobody = TonAddress.of(0, new byte[] {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+          8, 8, 8, 8, 8, 8, 8, 8, 8, 8}); // never funded: it cannot take a bounceable message
+      SignedTransfer t = wallets.signer.sign(sub, 0, clock.instant().plus(TTL),
+          List.of(new org.tonpayouts.ton.wallet.TransferOrder(nobody, 2 * TON, "comment", true)));
+      send(api, t);
+      watch(submission(t, "req-feed-bounce", clock.instant()));
+      double before = scans();
+
+      round();
+      round();
+
+      assertThat(confirmations.readValuesToList()).extracting(Confirmation::status)
+          .containsExactly(ConfirmationStatus.CONFIRMED, ConfirmationStatus.BOUNCED);
+      assertThat(scans()).as("found in the feed's blocks, without bodies but the bounce's").isEqualTo(before);
+    }
+
+    @Test
     void shouldReadEveryBlockMadeBetweenTwoRounds() {
       long sub = 1104;
       devnet.fund(wallets.address(sub), 5 * TON);

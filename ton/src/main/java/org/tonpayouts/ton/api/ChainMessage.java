@@ -51,6 +51,14 @@ public record ChainMessage(
     }
   }
 
+  /** This message without its body and init state ({@link ChainTransaction#forMatching}). */
+  public ChainMessage withoutPayload() {
+    if (initState == null && bodyBase64 == null) {
+      return this;
+    }
+    return new ChainMessage(hash, source, destination, value, fwdFee, ihrFee, createdLt, bodyHash, comment, null, null);
+  }
+
   /** True for an inbound external message (no source), the kind our wallets are sent. */
   public boolean isExternalIn() {
     return source == null;
