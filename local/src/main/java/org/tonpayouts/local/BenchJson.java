@@ -130,6 +130,7 @@ public final class BenchJson {
     n.put("complete", p.complete());
     n.set("added_latency_ms", latency(p.latency().added()));
     n.set("settle_path_latency_ms", latency(p.latency().settlePath()));
+    n.set("last_hop_latency_ms", latency(p.delivery()));
     n.put("api_calls_per_transfer", p.apiCallsPerTransfer());
     n.set("api_calls", counts(p.calls().byProcessAndMethod()));
     n.set("api_calls_not_ok", counts(p.calls().failures()));

@@ -67,6 +67,9 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
           p.throughput() / peer.perSecond(), peer.perSecond()));
     }
     printLatency(out, p.latency());
+    AddedLatency delivery = p.delivery();
+    out.printf("  of it, last hop       p50 %d ms, p99 %d ms (settlement forwarded by streams-app to received)%n",
+        delivery.percentile(50), delivery.percentile(99));
     out.printf("  API calls             %.2f per settled transfer (%d): %s%n", p.apiCallsPerTransfer(), p.calls().total(),
         perTransfer(p.calls().byProcessAndMethod(), p.settled()));
     if (!p.calls().failures().isEmpty()) {
@@ -164,7 +167,9 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
         + " the seqno move) minus the moment the earliest block that could have held it became visible: the block"
         + " after the one holding the wallet's previous transfer of the load (a wallet applies one message per"
         + " block), or its own block for the wallet's first; so a missed block, a retry or a lost send counts in"
-        + " full. Settle path: the same minus its own block instead, the return path alone. Block times: devnet"
+        + " full. Settle path: the same minus its own block instead, the return path alone. Last hop: from the"
+        + " settlement's record timestamp (streams-app forwarding it) to its arrival, streams-app's commit and"
+        + " Kafka's delivery of it. Block times: devnet"
         + " utime has whole seconds only, so a thread in the launcher, the JVM devnet runs in, records each block's"
         + " millisecond time as it is produced" + (skippedBlocks > 0 ? "; " + skippedBlocks
         + " blocks took a later block's time" : "") + ".");

@@ -48,6 +48,16 @@ public record PipelinePhase(DemoLoad load, Settling settling, LoadLatency latenc
     return to <= from ? 0 : (all.size() - all.size() / 2) * 1000.0 / (to - from);
   }
 
+  /**
+   * Per settlement, from when streams-app forwarded it (the record's timestamp) to when the launcher
+   * received it: the last Kafka hop of the return path (streams-app's exactly-once commit, the
+   * transaction markers, the fetch). The local stack runs on one host, so the two clocks are one.
+   */
+  public AddedLatency delivery() {
+    return AddedLatency.of(settling.settlements().stream()
+        .map(o -> o.observedAtMillis() - o.producedAtMillis()).toList());
+  }
+
   public double apiCallsPerTransfer() {
     return perSettled(calls.total());
   }

@@ -111,7 +111,7 @@ public final class SettlementWatcher implements AutoCloseable {
           if (record.value() == null) {
             continue;
           }
-          ObservedSettlement seen = new ObservedSettlement(record.value(), clock.millis());
+          ObservedSettlement seen = new ObservedSettlement(record.value(), clock.millis(), record.timestamp());
           List<ObservedSettlement> all = byTransfer.computeIfAbsent(seen.ref(), r -> new CopyOnWriteArrayList<>());
           all.add(seen);
           count(seen, all.size());

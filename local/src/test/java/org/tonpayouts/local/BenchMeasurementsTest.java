@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import org.tonpayouts.devnet.Faults;
+import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.TonApiMetrics;
 import org.tonpayouts.ton.wallet.Subwallets;
@@ -285,15 +287,24 @@ class BenchMeasurementsTest {
         .contains("API calls             2.50 per settled transfer (5000): streams-app sendBocReturnHash 2.50")
         .contains("idle CPU              launcher 10.0 %, streams-app 2.5 % of a core; stack 12.5 %")
         .contains("from 31.0 s after the load drained: at rest, no API call for 2 s")
+        .contains("of it, last hop       p50 40 ms, p99 60 ms")
         .contains("How it was measured")
         .contains("JVMs: children with ");
     assertThat(json.at("/pipeline/efficiency").asDouble()).isCloseTo(0.941, within(0.001));
     assertThat(json.at("/pipeline/added_latency_ms/p99").asLong()).isEqualTo(500);
+    assertThat(json.at("/pipeline/last_hop_latency_ms/p99").asLong()).isEqualTo(60);
     assertThat(json.at("/devnet_capacity/per_second").asDouble()).isEqualTo(400.0);
     assertThat(json.at("/pipeline_over_peer").asDouble()).isCloseTo(4.71, within(0.01));
     assertThat(json.at("/idle_cpu/percent_of_core/streams-app").asDouble()).isEqualTo(2.5);
     assertThat(json.at("/idle_cpu/at_rest").asBoolean()).isTrue();
     assertThat(json.at("/targets").size()).isEqualTo(6);
+  }
+
+  /** A settlement streams-app forwarded at {@code producedAt} and the launcher received at {@code observedAt}. */
+  private static ObservedSettlement arrival(String requestId, long producedAt, long observedAt) {
+    Settlement s = Settlement.of(requestId, "t", 0, 698983191L, TransferKind.PAYOUT, "0:" + "00".repeat(32), 1_000L,
+        SettlementStatus.SETTLED, "ab".repeat(32), 1L, 0L, null, null, null, Instant.EPOCH, Instant.EPOCH);
+    return new ObservedSettlement(s, observedAt, producedAt);
   }
 
   /** A report of a run that settled {@code settled} transfers in {@code millis}, devnet capacity 400/s. */
@@ -304,7 +315,8 @@ class BenchMeasurementsTest {
     DemoLoad load = DemoLoad.bench(set, settled / wallets, "t", false, Instant.EPOCH);
     Map<SettlementStatus, Integer> statuses = new EnumMap<>(SettlementStatus.class);
     statuses.put(SettlementStatus.SETTLED, settled);
-    Settling settling = new Settling(0, millis, statuses, 0, 0, List.of(), Optional.empty());
+    List<ObservedSettlement> arrivals = List.of(arrival("a", 1_000, 1_040), arrival("b", 1_100, 1_160));
+    Settling settling = new Settling(0, millis, statuses, 0, 0, arrivals, Optional.empty());
     ApiCallCounts calls = ApiCallCounts.parse("streams-app",
         "ton_api_requests_seconds_count{method=\"sendBocReturnHash\",outcome=\"ok\"} " + sends + "\n");
     CpuTimes cpu = new CpuTimes(Map.of("streams-app", Duration.ofMillis(settled * 2L),

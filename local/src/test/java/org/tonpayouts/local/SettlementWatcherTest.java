@@ -24,6 +24,8 @@ import org.tonpayouts.schemas.TransferKind;
 class SettlementWatcherTest {
   private static final Duration DEADLINE = Duration.ofSeconds(30);
   private static final String TX = "ab".repeat(32);
+  /** Every settlement's record timestamp: when streams-app would have forwarded it. */
+  private static final long PRODUCED_AT = System.currentTimeMillis() - 60_000;
   private static EmbeddedKafkaBroker kafka;
 
   @BeforeAll
@@ -61,6 +63,10 @@ class SettlementWatcherTest {
         assertThat(watcher.firstArrivals()).extracting(ObservedSettlement::ref).containsExactlyInAnyOrder(a, b);
         assertThat(watcher.settlements(earlier)).isEmpty();
         assertThat(watcher.settlements(a)).hasSize(2);
+        assertThat(watcher.firstArrivals()).allSatisfy(o -> {
+          assertThat(o.producedAtMillis()).isEqualTo(PRODUCED_AT);
+          assertThat(o.observedAtMillis()).isGreaterThan(PRODUCED_AT);
+        });
       }
     }
   }
@@ -70,7 +76,8 @@ class SettlementWatcherTest {
     Settlement s = Settlement.of(ref.requestId(), ref.transferId(), 0, 698983191L, TransferKind.PAYOUT,
         "0:" + "00".repeat(32), 1_000L, status, settled ? TX : null, settled ? 1L : null, 0L, null, null,
         settled ? null : "test failure", Instant.EPOCH, Instant.EPOCH);
-    producer.send(new ProducerRecord<>(Topics.PAYOUT_SETTLEMENTS.name(), Topics.walletKey(s.subwalletId()), s));
+    producer.send(new ProducerRecord<>(Topics.PAYOUT_SETTLEMENTS.name(), null, PRODUCED_AT,
+        Topics.walletKey(s.subwalletId()), s));
   }
 
   private static KafkaProducer<String, Settlement> producer() {
