@@ -169,6 +169,20 @@ class WatchListTopologyTest {
     submissions.pipeInput(Topics.walletKey(s.subwalletId()), s, clock.instant());
   }
 
+  /**
+   * A bounceable payout of 2 TON from {@code subwallet} (funded here) to an address of {@code
+   * filler} bytes that nobody funded, so it cannot take the message: sent, it bounces.
+   */
+  private SignedTransfer sendBounceable(long subwallet, int filler, String comment) {
+    devnet.fund(wallets.address(subwallet), 5 * TON);
+    byte[] nobody = new byte[32];
+    java.util.Arrays.fill(nobody, (byte) filler);
+    SignedTransfer t = wallets.signer.sign(subwallet, 0, clock.instant().plus(TTL),
+        List.of(new org.tonpayouts.ton.wallet.TransferOrder(TonAddress.of(0, nobody), 2 * TON, comment, true)));
+    send(api, t);
+    return t;
+  }
+
   private SignedTransfer sign(long subwallet, long seqno, TonAddress to, long amount) {
     return wallets.sign(subwallet, seqno, clock.instant().plus(TTL), to, amount);
   }
@@ -221,12 +235,7 @@ class WatchListTopologyTest {
   @Test
   void shouldReportABounceOfAConfirmedBounceablePayoutAndStopWatchingAfterTheWindow() {
     long sub = 1040;
-    devnet.fund(wallets.address(sub), 5 * TON);
-    TonAddress nobody = TonAddress.of(0, new byte[] {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
-        9, 9, 9, 9, 9, 9, 9, 9, 9, 9}); // never funded: it cannot take a bounceable message
-    SignedTransfer t = wallets.signer.sign(sub, 0, clock.instant().plus(TTL),
-        List.of(new org.tonpayouts.ton.wallet.TransferOrder(nobody, 2 * TON, null, true)));
-    send(api, t);
+    SignedTransfer t = sendBounceable(sub, 9, null);
     watch(submission(t, "req-bounce", clock.instant()));
 
     round();
@@ -626,31 +635,7 @@ class WatchListTopologyTest {
     }
 
     @Test
-    void shouldFindATransactionWhoseBlockWasReadBeforeItsSubmissionArrived() {
-      long busy = 1102;
-      devnet.fund(wallets.address(busy), 5 * TON);
-      // keeps rounds going: a watched transfer whose message is never sent
-      watch(submission(sign(busy, 0, BOB, TON), "req-pending", clock.instant()));
-      long sub = 1103;
-      devnet.fund(wallets.address(sub), 5 * TON);
-      SignedTransfer t = sign(sub, 0, ALICE, TON);
-      send(api, t);
-      round(); // the block applying t is read by the feed before anyone watches t
-      assertThat(confirmations.isEmpty()).isTrue();
-      double before = scans();
-
-      watch(submission(t, "req-late-submission", clock.instant().minusSeconds(1)));
-      round();
-
-      assertThat(confirmations.readValue()).satisfies(c -> {
-        assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
-        assertThat(c.requestId()).isEqualTo("req-late-submission");
-      });
-      assertThat(scans()).isEqualTo(before);
-    }
-
-    @Test
-    void shouldConfirmASubmissionThatArrivedAfterItsBlockWithoutWaitingForTheNextBlock() {
+    void shouldFindATransactionWhoseBlockWasReadBeforeItsSubmissionArrivedWithoutWaitingForTheNextBlock() {
       long busy = 1105;
       devnet.fund(wallets.address(busy), 5 * TON);
       watch(submission(sign(busy, 0, BOB, TON), "req-pending", clock.instant())); // keeps rounds going
@@ -692,13 +677,7 @@ class WatchListTopologyTest {
 
     @Test
     void shouldReportABounceFromTheBlocksItKeeps() {
-      long sub = 1108;
-      devnet.fund(wallets.address(sub), 5 * TON);
-      TonAddress nobody = TonAddress.of(0, new byte[] {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-          8, 8, 8, 8, 8, 8, 8, 8, 8, 8}); // never funded: it cannot take a bounceable message
-      SignedTransfer t = wallets.signer.sign(sub, 0, clock.instant().plus(TTL),
-          List.of(new org.tonpayouts.ton.wallet.TransferOrder(nobody, 2 * TON, "comment", true)));
-      send(api, t);
+      SignedTransfer t = sendBounceable(1108, 8, "comment");
       watch(submission(t, "req-feed-bounce", clock.instant()));
       double before = scans();
 
