@@ -32,6 +32,7 @@ final class MasterchainWatch {
   private static final double LEARNING_RATE = 0.25;
 
   private final TonApi api;
+  private final long pollMs;
   private final long reuseMs;
   private final PollerMetrics metrics;
   private CompletableFuture<MasterchainInfo> last;
@@ -45,6 +46,7 @@ final class MasterchainWatch {
 
   MasterchainWatch(TonApi api, Duration interval, PollerMetrics metrics) {
     this.api = Objects.requireNonNull(api, "api");
+    this.pollMs = Math.max(1, interval.toMillis());
     this.reuseMs = Math.max(1, interval.toMillis() / 2);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
@@ -94,7 +96,7 @@ final class MasterchainWatch {
 
   /** How long ago the read before a change may have been for the change to tell when the block came. */
   private long phaseToleranceMs() {
-    long fewPolls = 4 * reuseMs * 2; // four poll intervals
-    return intervalMs > 0 ? Math.min(fewPolls, (long) (intervalMs / 2)) : fewPolls;
+    long fourPolls = 4 * pollMs;
+    return intervalMs > 0 ? Math.min(fourPolls, (long) (intervalMs / 2)) : fourPolls;
   }
 }

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.embedded.FreePorts;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.ton.wallet.Subwallets;
@@ -146,7 +147,7 @@ public final class StackRun implements AutoCloseable {
           wallets.lastSubwallet());
     }
     ChildConfig config = new ChildConfig(childSettings(), childSecrets(), run, options.childSettings(), apiCallLog);
-    admin = AdminTokens.create(run.file("admin-token"), LocalPorts.free());
+    admin = AdminTokens.create(run.file("admin-token"), FreePorts.pick());
     String streamsGroup = PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG)
         .toString();
     String pollerGroup = PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG)
@@ -156,13 +157,13 @@ public final class StackRun implements AutoCloseable {
     for (String name : instances.streamsAppNames()) {
       // one deployment, one admin token; each instance serves the admin API on its own port
       ChildConfig.AdminAccess access = specs.isEmpty() ? admin
-          : new ChildConfig.AdminAccess(LocalPorts.free(), admin.token(), admin.tokenFile());
-      specs.add(config.streamsApp(name, options.home().streamsAppJar(), LocalPorts.free(), Optional.of(access),
+          : new ChildConfig.AdminAccess(FreePorts.pick(), admin.token(), admin.tokenFile());
+      specs.add(config.streamsApp(name, options.home().streamsAppJar(), FreePorts.pick(), Optional.of(access),
           apiNodeOf(name)));
       groups.put(name, streamsGroup);
     }
     for (String name : instances.chainPollerNames()) {
-      specs.add(config.chainPoller(name, options.home().chainPollerJar(), LocalPorts.free(), apiNodeOf(name)));
+      specs.add(config.chainPoller(name, options.home().chainPollerJar(), FreePorts.pick(), apiNodeOf(name)));
       groups.put(name, pollerGroup);
     }
     processes = StackProcesses.start(specs, groups);
