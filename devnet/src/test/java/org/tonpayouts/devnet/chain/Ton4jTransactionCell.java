@@ -1,16 +1,17 @@
 package org.tonpayouts.devnet.chain;
 
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import org.ton.ton4j.cell.Cell;
 import org.ton.ton4j.cell.CellBuilder;
+import org.ton.ton4j.cell.TonHashMap;
 
 /**
  * The oracle for {@link TransactionCell} and {@link Hashmap15}: devnet's transaction cells as they
  * were built with ton4j's {@link CellBuilder} before devnet moved to {@code TonCell} (the former
- * code, unchanged but for names), so the equivalence tests can compare hashes.
+ * code, unchanged but for names; its out_msgs dictionary now from ton4j's own {@link TonHashMap}),
+ * so the equivalence tests can compare hashes.
  */
 final class Ton4jTransactionCell {
   private Ton4jTransactionCell() {}
@@ -177,77 +178,23 @@ final class Ton4jTransactionCell {
     }
   }
 
-  // ---- the former Hashmap15 ---------------------------------------------------------------------
+  // ---- out_msgs ----------------------------------------------------------------------------------
 
-  private static final int KEY_BITS = 15;
-
-  private record Entry(boolean[] key, Cell value) {}
-
-  /** devnet's former Hashmap15.of: the root of the non-empty hashmap of {@code values} (keys 0, 1, ...). */
+  /**
+   * The root of the non-empty {@code Hashmap 15 ^(Message Any)} of {@code values} (keys 0, 1, ...),
+   * built by ton4j's own dictionary ({@link TonHashMap}), not by a copy of devnet's former code: an
+   * oracle written independently of {@link Hashmap15}'s label choice (the two agree on every size
+   * from 1 to 300 messages, {@code TransactionCellEquivalenceTest}).
+   */
   static Cell hashmap15(List<Cell> values) {
-    if (values.isEmpty() || values.size() > (1 << KEY_BITS)) {
-      throw new IllegalArgumentException("1 to 32768 values, got " + values.size());
+    if (values.isEmpty()) {
+      throw new IllegalArgumentException("1 to 32768 values, got 0");
     }
-    List<Entry> entries = new ArrayList<>();
+    TonHashMap dict = new TonHashMap(15);
     for (int i = 0; i < values.size(); i++) {
-      boolean[] key = new boolean[KEY_BITS];
-      for (int b = 0; b < KEY_BITS; b++) {
-        key[b] = ((i >> (KEY_BITS - 1 - b)) & 1) == 1;
-      }
-      entries.add(new Entry(key, values.get(i)));
+      dict.elements.put(BigInteger.valueOf(i), values.get(i));
     }
-    return edge(entries, 0, KEY_BITS);
-  }
-
-  /** {@code hm_edge}: the label (common prefix of the keys from bit {@code from}), then a leaf or a fork. */
-  private static Cell edge(List<Entry> entries, int from, int n) {
-    int common = n;
-    boolean[] first = entries.get(0).key;
-    for (Entry e : entries) {
-      for (int i = 0; i < common; i++) {
-        if (e.key[from + i] != first[from + i]) {
-          common = i;
-          break;
-        }
-      }
-    }
-    CellBuilder b = CellBuilder.beginCell();
-    label(b, first, from, common, n);
-    int m = n - common;
-    if (m == 0) {
-      return b.storeRef(entries.get(0).value).endCell(); // hmn_leaf: value ^(Message Any)
-    }
-    int split = from + common;
-    List<Entry> left = new ArrayList<>();
-    List<Entry> right = new ArrayList<>();
-    for (Entry e : entries) {
-      (e.key[split] ? right : left).add(e);
-    }
-    return b.storeRef(edge(left, split + 1, m - 1)).storeRef(edge(right, split + 1, m - 1)).endCell();
-  }
-
-  /** {@code HmLabel ~len maxLen}, as crypto/vm/dict.cpp {@code append_dict_label} picks it. */
-  private static void label(CellBuilder b, boolean[] key, int from, int len, int maxLen) {
-    int k = 32 - Integer.numberOfLeadingZeros(maxLen);
-    boolean same = true;
-    for (int i = 1; i < len; i++) {
-      same &= key[from + i] == key[from];
-    }
-    if (len > 0 && same && len > 1 && k < 2 * len - 1) {
-      b.storeUint(0b11, 2).storeBit(key[from]).storeUint(len, k); // hml_same$11 v:Bit n:(#<= m)
-      return;
-    }
-    if (k < len) {
-      b.storeUint(0b10, 2).storeUint(len, k);                      // hml_long$10 n:(#<= m) s:(n * Bit)
-    } else {
-      b.storeBit(false);                                           // hml_short$0 len:(Unary ~n) s:(n * Bit)
-      for (int i = 0; i < len; i++) {
-        b.storeBit(true);
-      }
-      b.storeBit(false);
-    }
-    for (int i = 0; i < len; i++) {
-      b.storeBit(key[from + i]);
-    }
+    return dict.serialize(key -> CellBuilder.beginCell().storeUint((BigInteger) key, 15).endCell().getBits(),
+        value -> CellBuilder.beginCell().storeRef((Cell) value).endCell());
   }
 }
