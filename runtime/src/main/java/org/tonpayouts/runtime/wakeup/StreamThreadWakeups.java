@@ -20,7 +20,8 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * is ready for the stream thread to apply. Works for the Kafka Streams instances built with {@link
  * #clientSupplier()}, whose main consumers are {@link WakeableConsumer}s; on any other thread (a
  * TopologyTestDriver, a plain consumer) the waker does nothing and the stream thread finds the
- * result on its next loop, as before.
+ * result on its next loop, as before. Their producers count the transactions they commit ({@link
+ * TransactionCommits}).
  */
 public final class StreamThreadWakeups {
   /** Each stream thread's main consumer, registered on its first poll (the thread is known then). */
@@ -52,9 +53,10 @@ public final class StreamThreadWakeups {
       return Admin.create(config);
     }
 
+    /** The stream threads' producers count their commits ({@link TransactionCommits}). */
     @Override
     public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
-      return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+      return new CommitCountingProducer(new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()));
     }
 
     @Override

@@ -8,16 +8,19 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tonpayouts.runtime.wakeup.TransactionCommits;
 
 /**
  * Where each wallet of a task stands in {@link WalletTxProcessor}'s own scheduling, in memory only
  * (rebuilt from the wallet states when the task starts): ready to issue, handed over to the I/O
- * threads, deferred until a time, awaiting a verdict until its re-check time, being re-checked.
+ * threads, deferred until a time, held until what it forwarded is committed, awaiting a verdict
+ * until its re-check time, being re-checked.
  */
 final class WalletIndex {
   private final Set<String> ready = new LinkedHashSet<>();
   private final Set<String> handedOver = new HashSet<>();
   private final Map<String, Instant> deferredUntil = new HashMap<>();
+  private final Map<String, TransactionCommits.Wait> heldForCommit = new HashMap<>();
   private final Map<String, Instant> awaiting = new HashMap<>();
   private final Set<String> rechecking = new HashSet<>();
 
@@ -27,6 +30,7 @@ final class WalletIndex {
     } else {
       ready.remove(key);
       deferredUntil.remove(key);
+      heldForCommit.remove(key);
     }
     if (head.awaitingVerdict()) {
       awaiting.put(key, head.current().recheckAt());
@@ -35,14 +39,25 @@ final class WalletIndex {
     }
   }
 
-  /** Ready wallets not handed over and not deferred past {@code now}; they count as handed over once returned. */
+  /**
+   * Ready wallets not handed over, not deferred past {@code now} and not held for a commit any
+   * more; they count as handed over once returned.
+   */
   List<String> readyToHandOver(Instant now) {
     List<String> due = new ArrayList<>();
     for (String key : ready) {
       Instant until = deferredUntil.get(key);
-      if (!handedOver.contains(key) && (until == null || !until.isAfter(now))) {
-        due.add(key);
+      if (handedOver.contains(key) || (until != null && until.isAfter(now))) {
+        continue;
       }
+      TransactionCommits.Wait hold = heldForCommit.get(key);
+      if (hold != null) {
+        if (!hold.over(now)) {
+          continue;
+        }
+        heldForCommit.remove(key);
+      }
+      due.add(key);
     }
     return due;
   }
@@ -50,6 +65,7 @@ final class WalletIndex {
   void handedOver(String key) {
     handedOver.add(key);
     deferredUntil.remove(key);
+    heldForCommit.remove(key);
   }
 
   void returned(String key) {
@@ -64,8 +80,14 @@ final class WalletIndex {
     deferredUntil.put(key, until);
   }
 
+  /** Holds a wallet back until {@code hold} is over: what it forwarded is committed, or the wait's limit passed. */
+  void holdForCommit(String key, TransactionCommits.Wait hold) {
+    heldForCommit.put(key, hold);
+  }
+
+  /** Whether a wallet waits for a time or a commit (someone must look again soon). */
   boolean hasDeferred() {
-    return !deferredUntil.isEmpty();
+    return !deferredUntil.isEmpty() || !heldForCommit.isEmpty();
   }
 
   boolean hasAwaiting() {

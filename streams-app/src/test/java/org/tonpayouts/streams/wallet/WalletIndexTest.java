@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tonpayouts.runtime.wakeup.TransactionCommits;
 
 /** The processor's in-memory scheduling of a task's wallets. */
 class WalletIndexTest {
@@ -42,6 +43,33 @@ class WalletIndexTest {
     assertThat(index.hasDeferred()).isTrue();
     assertThat(index.readyToHandOver(NOW)).isEmpty();
     assertThat(index.readyToHandOver(NOW.plusSeconds(1))).containsExactly("w1");
+  }
+
+  @Test
+  void shouldHoldASettledWalletBackUntilItsOutcomeIsCommittedOrTheLimitPassed() {
+    boolean[] committed = {false};
+    index.track("w1", withWork());
+    index.track("w2", withWork());
+    index.holdForCommit("w1", new TransactionCommits.Wait(() -> committed[0], NOW.plusSeconds(1)));
+    index.holdForCommit("w2", new TransactionCommits.Wait(() -> false, NOW.plusSeconds(1)));
+
+    assertThat(index.hasDeferred()).as("someone must look again soon").isTrue();
+    assertThat(index.readyToHandOver(NOW)).isEmpty();
+    committed[0] = true;
+    assertThat(index.readyToHandOver(NOW)).containsExactly("w1");
+    index.handedOver("w1");
+    assertThat(index.readyToHandOver(NOW.plusSeconds(1))).as("a commit that never comes holds for the limit only")
+        .containsExactly("w2");
+    assertThat(index.hasDeferred()).isFalse();
+  }
+
+  @Test
+  void shouldForgetTheHoldOfAWalletThatIsNoLongerReady() {
+    index.track("w1", withWork());
+    index.holdForCommit("w1", new TransactionCommits.Wait(() -> false, NOW.plusSeconds(1)));
+    index.track("w1", awaiting(NOW.plusSeconds(5)));
+
+    assertThat(index.hasDeferred()).isFalse();
   }
 
   @Test
