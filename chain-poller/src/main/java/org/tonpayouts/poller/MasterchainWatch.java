@@ -24,8 +24,8 @@ import org.tonpayouts.ton.api.TonApi;
 final class MasterchainWatch {
   /**
    * Share of the learned block interval, from the read before the one that saw the last block,
-   * during which no new block is expected: reads resume 270-320 ms after a block at 400 ms blocks
-   * and a 50 ms poll, three reads per block.
+   * during which no new block is expected: reads resume 290-320 ms after a block at 400 ms blocks
+   * and a 30 ms poll, three or four reads per block.
    */
   private static final double QUIET_SHARE = 0.8;
   /** Weight of the newest gap in the learned interval. */

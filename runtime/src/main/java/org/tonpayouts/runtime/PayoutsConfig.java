@@ -131,7 +131,9 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public static final String POLLER_INTERVAL_MS_CONFIG = "poller.interval.ms";
   private static final String POLLER_INTERVAL_MS_DOC =
-      "How often chain-poller checks for a new masterchain block; watched wallets are polled once per new block.";
+      "How often chain-poller's round runs while it watches transfers. It reads the masterchain only around when the"
+          + " next block is due (a few reads per block, whatever this is), so this sets how soon after it comes a block"
+          + " is found: half of it on average. Watched wallets are polled once per new block.";
   public static final String POLLER_ROUND_TIMEOUT_MS_CONFIG = "poller.round.timeout.ms";
   private static final String POLLER_ROUND_TIMEOUT_MS_DOC =
       "How long one chain-poller round waits for all watched wallets' reads (issued concurrently); wallets still"
@@ -282,7 +284,7 @@ public final class PayoutsConfig extends AbstractConfig {
       .define(COMMENT_CONTROL_CHARACTERS_CONFIG, Type.STRING, COMMENT_CONTROL_REJECT,
           ConfigDef.ValidString.in(COMMENT_CONTROL_REJECT, COMMENT_CONTROL_ALLOW), Importance.MEDIUM,
           COMMENT_CONTROL_CHARACTERS_DOC)
-      .define(POLLER_INTERVAL_MS_CONFIG, Type.LONG, 50L, Range.atLeast(1), Importance.MEDIUM, POLLER_INTERVAL_MS_DOC)
+      .define(POLLER_INTERVAL_MS_CONFIG, Type.LONG, 30L, Range.atLeast(1), Importance.MEDIUM, POLLER_INTERVAL_MS_DOC)
       .define(POLLER_ROUND_TIMEOUT_MS_CONFIG, Type.LONG, 3_000L, Range.atLeast(1), Importance.MEDIUM,
           POLLER_ROUND_TIMEOUT_MS_DOC)
       .define(POLLER_FALLBACK_ROUNDS_CONFIG, Type.INT, 20, Range.atLeast(1), Importance.LOW, POLLER_FALLBACK_ROUNDS_DOC)
