@@ -80,9 +80,14 @@ final class WalletIndex {
     deferredUntil.put(key, until);
   }
 
-  /** Holds a wallet back until {@code hold} is over: what it forwarded is committed, or the wait's limit passed. */
+  /**
+   * Holds a ready wallet back until {@code hold} is over: what it forwarded is committed, or the
+   * wait's limit passed. A wallet with nothing to issue has nothing to hold back.
+   */
   void holdForCommit(String key, TransactionCommits.Wait hold) {
-    heldForCommit.put(key, hold);
+    if (ready.contains(key)) {
+      heldForCommit.put(key, hold);
+    }
   }
 
   /** Whether a wallet waits for a time or a commit (someone must look again soon). */

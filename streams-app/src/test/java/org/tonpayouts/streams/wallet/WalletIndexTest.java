@@ -64,6 +64,14 @@ class WalletIndexTest {
   }
 
   @Test
+  void shouldNotHoldAWalletWithNothingToIssue() {
+    index.track("idle", WalletHead.empty(2));
+    index.holdForCommit("idle", new TransactionCommits.Wait(() -> false, NOW.plusSeconds(1)));
+
+    assertThat(index.hasDeferred()).as("an idle instance schedules nothing").isFalse();
+  }
+
+  @Test
   void shouldForgetTheHoldOfAWalletThatIsNoLongerReady() {
     index.track("w1", withWork());
     index.holdForCommit("w1", new TransactionCommits.Wait(() -> false, NOW.plusSeconds(1)));
