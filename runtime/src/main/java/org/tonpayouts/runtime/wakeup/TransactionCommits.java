@@ -8,8 +8,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * How far each stream thread's exactly-once transactions have committed, so a processor can tell
- * whether what it forwarded is visible downstream yet: it takes a {@link #mark()} on its stream
- * thread right after forwarding, and later asks the mark whether a transaction committed since.
+ * whether what it forwarded is committed yet (read_committed consumers read it a moment later, once
+ * the broker has written the commit markers): it takes a {@link #mark()} on its stream thread right
+ * after forwarding, and later asks the mark whether a transaction committed since.
  * Under {@code exactly_once_v2} each stream thread has one producer and uses it only on that
  * thread, and a commit covers everything the thread sent before it; the producers of {@link
  * StreamThreadWakeups#clientSupplier()} count their commits here. On a thread without such a
