@@ -11,6 +11,7 @@ import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.runtime.ops.PayoutProcess;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
+import org.tonpayouts.ton.api.CommonPool;
 import org.tonpayouts.ton.api.TonApiClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,6 +34,10 @@ import picocli.CommandLine.Option;
 @Command(name = "chain-poller", mixinStandardHelpOptions = true,
     description = "Watches submitted TON messages on chain and publishes payout.confirmations.")
 public final class ChainPollerMain implements Callable<Integer> {
+  static {
+    CommonPool.ensureShared(); // before anything uses ForkJoinPool: see CommonPool
+  }
+
   private static final Logger log = LoggerFactory.getLogger(ChainPollerMain.class);
   static final String PROCESS = "chain-poller";
 

@@ -95,9 +95,9 @@ public final class DevnetCapacity {
 
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     TonApiConfig config = TonApiConfig.of(devnet.node(NODE).apiUrl())
-        .withRequestsPerSecond(RunOptions.DEVNET_REQUESTS_PER_SECOND);
+        .withRequestsPerSecond(RunOptions.DEVNET_REQUESTS_PER_SECOND).withMaxInFlight(maxInFlight);
     try (TonApiClient api = new TonApiClient(config, registry)) {
-      Sender sender = new Sender(api, new AsyncPermits(maxInFlight));
+      Sender sender = new Sender(api);
       return sendAll(wallets, rounds, messages, sender, registry, deadline, signMillis);
     }
   }
@@ -178,17 +178,15 @@ public final class DevnetCapacity {
   /** Sends through the bounded client; failures are queued for the measuring thread to send again. */
   private static final class Sender {
     private final TonApiClient api;
-    private final AsyncPermits permits;
     private final ConcurrentLinkedQueue<Integer> failed = new ConcurrentLinkedQueue<>();
     private volatile long failures;
 
-    Sender(TonApiClient api, AsyncPermits permits) {
+    Sender(TonApiClient api) {
       this.api = api;
-      this.permits = permits;
     }
 
     void send(int wallet, SignedTransfer message) {
-      permits.run(() -> api.sendBocReturnHash(message.boc())).whenComplete((sent, error) -> {
+      api.sendBocReturnHash(message.boc()).whenComplete((sent, error) -> {
         if (error != null) {
           synchronized (this) {
             failures++;

@@ -2,6 +2,7 @@ package org.tonpayouts.local;
 
 import java.util.Set;
 import org.tonpayouts.runtime.topics.TopicsCommand;
+import org.tonpayouts.ton.api.CommonPool;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,6 +25,10 @@ import picocli.CommandLine.Command;
     subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, SoakCommand.class, TopicsCommand.class,
         WalletsCommand.class, ConfigTableCommand.class, AdminCommand.class, CommandLine.HelpCommand.class})
 public final class LocalStackMain {
+  static {
+    CommonPool.ensureShared(); // before anything uses ForkJoinPool: see CommonPool
+  }
+
   private static final Set<String> TOP_LEVEL = Set.of("demo", "up", "bench", "soak", "topics", "wallets",
       "config-table", "admin", "help", "-h", "--help", "-V", "--version");
 

@@ -103,14 +103,14 @@ public final class PeerLoop {
     out.flush();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     TonApiConfig config = TonApiConfig.of(devnet.node(DevnetCapacity.NODE).apiUrl())
-        .withRequestsPerSecond(RunOptions.DEVNET_REQUESTS_PER_SECOND);
+        .withRequestsPerSecond(RunOptions.DEVNET_REQUESTS_PER_SECOND).withMaxInFlight(maxInFlight);
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "peer-timer");
       t.setDaemon(true);
       return t;
     });
     try (TonApiClient api = new TonApiClient(config, registry)) {
-      Loops loops = new Loops(wallets, api, new AsyncPermits(maxInFlight), timer);
+      Loops loops = new Loops(wallets, api, timer);
       CpuTimes cpuBefore = cpuTimes.get();
       long started = clock.millis();
       List<CompletableFuture<Void>> all = new ArrayList<>();
@@ -172,7 +172,6 @@ public final class PeerLoop {
   private final class Loops {
     private final FreshWallets wallets;
     private final TonApiClient api;
-    private final AsyncPermits permits;
     private final ScheduledExecutorService timer;
     private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Long> cycles = new ConcurrentLinkedQueue<>();
@@ -182,10 +181,9 @@ public final class PeerLoop {
     private final AtomicLong restarts = new AtomicLong();
     private final AtomicBoolean stopping = new AtomicBoolean();
 
-    Loops(FreshWallets wallets, TonApiClient api, AsyncPermits permits, ScheduledExecutorService timer) {
+    Loops(FreshWallets wallets, TonApiClient api, ScheduledExecutorService timer) {
       this.wallets = wallets;
       this.api = api;
-      this.permits = permits;
       this.timer = timer;
     }
 
@@ -270,7 +268,7 @@ public final class PeerLoop {
       if (stopping.get()) {
         return CompletableFuture.failedFuture(new IllegalStateException("the peer has stopped"));
       }
-      return permits.run(request);
+      return request.get();
     }
 
     private CompletableFuture<Void> after(Duration delay) {

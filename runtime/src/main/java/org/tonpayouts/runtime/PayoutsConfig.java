@@ -74,6 +74,12 @@ public final class PayoutsConfig extends AbstractConfig {
           + " processes sharing a key split it (README: Scaling out).";
   public static final String TON_API_TIMEOUT_MS_CONFIG = "ton.api.timeout.ms";
   private static final String TON_API_TIMEOUT_MS_DOC = "Per-call timeout of TON API requests.";
+  public static final String TON_API_MAX_IN_FLIGHT_CONFIG = "ton.api.max.in.flight";
+  private static final String TON_API_MAX_IN_FLIGHT_DOC =
+      "TON API requests this process keeps in flight at most, so also the HTTP connections it keeps open; the"
+          + " others wait their turn in order. Unbounded, a thousand wallets' reads at once opened hundreds of"
+          + " connections, which the server closed again past its idle limit (at 1,000 wallets on devnet: 165 new"
+          + " connections a second).";
   public static final String TON_TESTNET_CONFIG = "ton.testnet";
   private static final String TON_TESTNET_DOC = "Show user-friendly addresses in their testnet form.";
 
@@ -261,6 +267,8 @@ public final class PayoutsConfig extends AbstractConfig {
       .define(TON_API_KEY_CONFIG, Type.PASSWORD, "", Importance.HIGH, TON_API_KEY_DOC)
       .define(TON_API_RPS_CONFIG, Type.DOUBLE, 10.0, Range.atLeast(0.01), Importance.HIGH, TON_API_RPS_DOC)
       .define(TON_API_TIMEOUT_MS_CONFIG, Type.LONG, 10_000L, Range.atLeast(1), Importance.MEDIUM, TON_API_TIMEOUT_MS_DOC)
+      .define(TON_API_MAX_IN_FLIGHT_CONFIG, Type.INT, TonApiConfig.DEFAULT_MAX_IN_FLIGHT, Range.atLeast(1),
+          Importance.LOW, TON_API_MAX_IN_FLIGHT_DOC)
       .define(TON_TESTNET_CONFIG, Type.BOOLEAN, false, Importance.LOW, TON_TESTNET_DOC)
       .define(WALLET_WORKCHAIN_CONFIG, Type.INT, 0, Range.between(-1, 0), Importance.HIGH, WALLET_WORKCHAIN_DOC)
       .define(WALLET_SUBWALLET_MIN_CONFIG, Type.LONG, Subwallets.DEFAULT_SUBWALLET_ID, Range.between(0L, 0xFFFF_FFFFL),
@@ -564,6 +572,7 @@ public final class PayoutsConfig extends AbstractConfig {
     Optional<String> apiKey = key == null || key.value().isBlank() ? Optional.empty() : Optional.of(key.value());
     TonApiConfig defaults = TonApiConfig.of(URI.create(getString(TON_API_URL_CONFIG)));
     return new TonApiConfig(defaults.baseUrl(), apiKey, getDouble(TON_API_RPS_CONFIG),
-        Duration.ofMillis(getLong(TON_API_TIMEOUT_MS_CONFIG)), defaults.maxReadAttempts(), defaults.retryBackoff());
+        Duration.ofMillis(getLong(TON_API_TIMEOUT_MS_CONFIG)), defaults.maxReadAttempts(), defaults.retryBackoff(),
+        getInt(TON_API_MAX_IN_FLIGHT_CONFIG));
   }
 }

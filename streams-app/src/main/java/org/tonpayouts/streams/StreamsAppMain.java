@@ -16,6 +16,7 @@ import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.ton.api.CommonPool;
 import org.tonpayouts.ton.api.TonApiClient;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.keys.WalletSecrets;
@@ -34,6 +35,10 @@ import picocli.CommandLine.Option;
 @Command(name = "streams-app", mixinStandardHelpOptions = true, subcommands = TopicsCommand.class,
     description = "Issues TON payouts: one transaction at a time per WalletV4R2 subwallet.")
 public final class StreamsAppMain implements Callable<Integer> {
+  static {
+    CommonPool.ensureShared(); // before anything uses ForkJoinPool: see CommonPool
+  }
+
   static final String PROCESS = "streams-app";
   /**
    * Ledger connections: issuing rounds, confirmations and the health check share them, and the

@@ -117,7 +117,8 @@ public final class Resender implements AutoCloseable {
       return;
     }
     metrics.resent();
-    api.sendBocReturnHash(message.boc()).whenComplete((answer, error) -> {
+    // on our own thread: the answer arrives on the API client's I/O thread, and recording a send is a ledger write
+    api.sendBocReturnHash(message.boc()).whenCompleteAsync((answer, error) -> {
       if (!watched.containsKey(message.messageHash())) {
         return;
       }
@@ -138,7 +139,7 @@ public final class Resender implements AutoCloseable {
             retry.toMillis(), message.subwalletId(), message.requestId(), message.messageHash(), error.toString());
         schedule(message, retry, next);
       }
-    });
+    }, scheduler);
   }
 
   private void recordSent(LedgerRow message) {

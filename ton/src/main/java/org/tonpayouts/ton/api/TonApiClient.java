@@ -39,7 +39,9 @@ import org.tonpayouts.ton.wallet.WalletData;
  * state and transactions, sends signed messages, on {@link HttpClient} + Jackson.
  *
  * <p>Every HTTP attempt first takes a permit from a client-side rate limiter (bucket4j, parked on
- * a scheduler, never blocking a caller), then runs with {@code callTimeout}. Reads are retried on
+ * a scheduler, never blocking a caller), then one of {@code maxInFlight} slots (the others wait in
+ * order, so a thousand wallets' reads reuse tens of keep-alive connections), then runs with
+ * {@code callTimeout}. Reads are retried on
  * transport errors, 429 and 5xx with exponential backoff, up to {@code maxReadAttempts}. Sends are
  * never retried here: after a timeout the message may be on chain, and only the caller, who
  * watches the message hash, may decide to re-send the same BOC.
@@ -56,6 +58,8 @@ public final class TonApiClient implements TonApi, AutoCloseable {
 
   private final TonApiConfig config;
   private final HttpClient http;
+  /** {@link TonApiConfig#maxInFlight()}: an attempt holds a permit from its request to its answer. */
+  private final AsyncPermits inFlight;
   private final ScheduledExecutorService scheduler;
   private final RequestRateLimiter limiter;
   private final ObjectMapper json = new ObjectMapper();
@@ -70,9 +74,18 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     this(config, (MeterRegistry) null);
   }
 
-  /** Records every HTTP request in {@code registry} ({@link TonApiMetrics}); null records nothing. */
+  /**
+   * Records every HTTP request in {@code registry} ({@link TonApiMetrics}); null records nothing.
+   *
+   * <p>The HTTP client runs its work on its selector thread, and so completes the returned
+   * futures there: callers must not block in dependent actions (hand blocking work to an executor
+   * of their own with the {@code ...Async} forms). The JDK's default pool handed each answer
+   * through several worker threads: at 1,000 wallets on devnet those hand-offs cost streams-app
+   * more CPU than its stream thread.
+   */
   public TonApiClient(TonApiConfig config, MeterRegistry registry) {
-    this(config, HttpClient.newBuilder().connectTimeout(config.callTimeout()).build(), registry);
+    this(config, HttpClient.newBuilder().connectTimeout(config.callTimeout()).executor(Runnable::run).build(),
+        registry);
   }
 
   /** Uses {@code http} for the requests (shared connection pools, proxies, TLS settings). */
@@ -91,11 +104,17 @@ public final class TonApiClient implements TonApi, AutoCloseable {
       return t;
     });
     this.limiter = new RequestRateLimiter(config.requestsPerSecond(), scheduler);
+    this.inFlight = new AsyncPermits(config.maxInFlight());
     this.parser = new ResponseParser(json, config.apiKey());
     this.apiRoot = apiRoot(config.baseUrl());
     // plain-http servers (devnet) get HTTP/1.1: the JDK's h2c upgrade attempt confuses simple servers
     this.version = "https".equalsIgnoreCase(config.baseUrl().getScheme())
         ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
+    if (!CommonPool.isShared()) {
+      log.warn("the JDK's HttpClient will start a thread for every answer: the common ForkJoinPool has parallelism {}"
+          + " (fewer than three processors); call CommonPool.ensureShared() first in main, or start the JVM with -D{}=2",
+          java.util.concurrent.ForkJoinPool.getCommonPoolParallelism(), CommonPool.PARALLELISM_PROPERTY);
+    }
   }
 
   private static String apiRoot(URI base) {
@@ -328,10 +347,10 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     CompletableFuture<HttpResponse<byte[]>> response;
     long[] startedAt = new long[1];
     try {
-      response = limiter.acquire().thenCompose(permit -> {
+      response = limiter.acquire().thenCompose(permit -> inFlight.run(() -> {
         startedAt[0] = System.nanoTime();
         return exchange(method, request, attempt);
-      });
+      }));
     } catch (RejectedExecutionException e) {
       result.completeExceptionally(new IllegalStateException("TonApiClient is closed", e));
       return;

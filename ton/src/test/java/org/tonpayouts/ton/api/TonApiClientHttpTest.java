@@ -359,6 +359,26 @@ class TonApiClientHttpTest {
   }
 
   @Test
+  void shouldKeepAtMostMaxInFlightRequestsAtTheServerAndStartTheOthersAsSlotsFree() {
+    TonApiClient api = client(fastConfig().withMaxInFlight(2).withMaxReadAttempts(1)
+        .withCallTimeout(Duration.ofMillis(1500)));
+    fallback = Reply.stalled();
+
+    List<CompletableFuture<MasterchainInfo>> calls = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      calls.add(api.getMasterchainInfo());
+    }
+
+    // two reach the server and hang; the other three wait for a slot, not for a connection
+    await().atMost(Duration.ofSeconds(2)).until(() -> seen.size() == 2);
+    await().during(Duration.ofMillis(500)).atMost(Duration.ofMillis(800)).until(() -> seen.size() == 2);
+    // each timeout frees a slot for the next call in line
+    await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 5);
+    assertThat(calls).allSatisfy(call -> assertThat(failureOf(call))
+        .asInstanceOf(type(TransportException.class)).satisfies(e -> assertThat(e.isTimeout()).isTrue()));
+  }
+
+  @Test
   void shouldNeverRetryARejectedMessage() {
     TonApiClient api = client(fastConfig());
     fallback = Reply.status(500, "{\"ok\":false,\"error\":\"LITE_SERVER_UNKNOWN: cannot apply external message to "

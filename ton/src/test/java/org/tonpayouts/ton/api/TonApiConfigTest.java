@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TonApiConfigTest {
@@ -46,7 +45,9 @@ class TonApiConfigTest {
     assertThatThrownBy(() -> TonApiConfig.of(TONCENTER).withRequestsPerSecond(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> TonApiConfig.of(TONCENTER).withCallTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> TonApiConfig.of(TONCENTER).withMaxReadAttempts(0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new TonApiConfig(TONCENTER, Optional.empty(), 1, Duration.ofSeconds(1), 1, Duration.ofMillis(-1)))
+    assertThatThrownBy(() -> TonApiConfig.of(TONCENTER).withRetryBackoff(Duration.ofMillis(-1)))
         .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> TonApiConfig.of(TONCENTER).withMaxInFlight(0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxInFlight");
   }
 }

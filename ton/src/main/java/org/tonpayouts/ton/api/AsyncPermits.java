@@ -1,4 +1,4 @@
-package org.tonpayouts.local;
+package org.tonpayouts.ton.api;
 
 import java.util.ArrayDeque;
 import java.util.Queue;
@@ -7,8 +7,9 @@ import java.util.function.Supplier;
 
 /**
  * At most N asynchronous calls in flight; the others wait in arrival order, without blocking a
- * thread. The benchmark's own TON API clients (the peer, devnet's sender) go through one, so a
- * thousand wallets starting at once open tens of connections to devnet, not a thousand.
+ * thread. {@link TonApiClient} sends every HTTP attempt through one ({@link
+ * TonApiConfig#maxInFlight()}), so a thousand wallets starting at once reuse tens of connections,
+ * not a thousand.
  */
 public final class AsyncPermits {
   private final int max;
@@ -89,7 +90,7 @@ public final class AsyncPermits {
   }
 
   /** Calls in flight now (for tests). */
-  synchronized int inFlight() {
+  public synchronized int inFlight() {
     return inFlight;
   }
 }
