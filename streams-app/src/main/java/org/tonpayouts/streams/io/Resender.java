@@ -117,7 +117,7 @@ public final class Resender implements AutoCloseable {
       return;
     }
     metrics.resent();
-    // on our own thread: the answer arrives on the API client's I/O thread, and recording a send is a ledger write
+    // on our own thread: the answer arrives on a shared thread of the API client, and recording a send is a ledger write
     api.sendBocReturnHash(message.boc()).whenCompleteAsync((answer, error) -> {
       if (!watched.containsKey(message.messageHash())) {
         return;

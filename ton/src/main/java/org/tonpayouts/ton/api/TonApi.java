@@ -7,9 +7,9 @@ import org.tonpayouts.ton.address.TonAddress;
 /**
  * What the payout pipeline asks of the TON HTTP API v2 (toncenter or devnet). Every call is
  * asynchronous so many wallets' reads and sends can be in flight at once; failures arrive as
- * {@link TonApiException} subtypes inside the future. The futures may complete on the client's I/O
- * thread: dependent actions must not block (use the {@code ...Async} forms with an executor of
- * your own for JDBC or other waits).
+ * {@link TonApiException} subtypes inside the future. The futures complete on shared threads (the
+ * common {@code ForkJoinPool} for {@link TonApiClient}): dependent actions must not block (use the
+ * {@code ...Async} forms with an executor of your own for JDBC or other waits).
  */
 public interface TonApi {
 

@@ -77,11 +77,12 @@ public final class TonApiClient implements TonApi, AutoCloseable {
   /**
    * Records every HTTP request in {@code registry} ({@link TonApiMetrics}); null records nothing.
    *
-   * <p>The HTTP client runs its work on its selector thread, and so completes the returned
-   * futures there: callers must not block in dependent actions (hand blocking work to an executor
-   * of their own with the {@code ...Async} forms). The JDK's default pool handed each answer
-   * through several worker threads: at 1,000 wallets on devnet those hand-offs cost streams-app
-   * more CPU than its stream thread.
+   * <p>The HTTP client runs its work on its selector thread instead of handing each step to a
+   * pool of workers (at 1,000 wallets on devnet those hand-offs cost streams-app more CPU than its
+   * stream thread). The JDK completes {@code sendAsync}'s futures on the common {@link
+   * java.util.concurrent.ForkJoinPool} whatever the executor ({@link CommonPool}), so the returned
+   * futures complete there: callers must not block in dependent actions (hand blocking work to an
+   * executor of their own with the {@code ...Async} forms).
    */
   public TonApiClient(TonApiConfig config, MeterRegistry registry) {
     this(config, HttpClient.newBuilder().connectTimeout(config.callTimeout()).executor(Runnable::run).build(),
