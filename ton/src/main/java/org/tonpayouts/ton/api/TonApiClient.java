@@ -4,30 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,13 +24,14 @@ import org.tonpayouts.ton.wallet.WalletData;
  * Asynchronous TON HTTP API v2 client (toncenter-compatible, also talks to devnet): reads wallet
  * state and transactions, sends signed messages, on {@link HttpClient} + Jackson.
  *
- * <p>Every HTTP attempt first takes a permit from a client-side rate limiter (bucket4j, parked on
- * a scheduler, never blocking a caller), then one of {@code maxInFlight} slots (the others wait in
+ * <p>This class builds the requests and reads the answers; {@link ApiCalls} carries them out.
+ * Every HTTP attempt first takes a permit from a client-side rate limiter (bucket4j, parked on a
+ * scheduler, never blocking a caller), then one of {@code maxInFlight} slots (the others wait in
  * order, so a thousand wallets' reads reuse tens of keep-alive connections), then runs with
- * {@code callTimeout}. Reads are retried on
- * transport errors, 429 and 5xx with exponential backoff, up to {@code maxReadAttempts}. Sends are
- * never retried here: after a timeout the message may be on chain, and only the caller, who
- * watches the message hash, may decide to re-send the same BOC.
+ * {@code callTimeout}. Reads are retried on transport errors, 429 and 5xx with exponential
+ * backoff, up to {@code maxReadAttempts}. Sends are never retried here: after a timeout the
+ * message may be on chain, and only the caller, who watches the message hash, may decide to
+ * re-send the same BOC.
  *
  * <p>The API key travels only in the {@code X-API-Key} header: never in a URL, a log line or an
  * exception message.
@@ -52,23 +39,14 @@ import org.tonpayouts.ton.wallet.WalletData;
 public final class TonApiClient implements TonApi, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TonApiClient.class);
   private static final String API_KEY_HEADER = "X-API-Key";
-  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
-  private static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(30);
   private static final int MAX_TRANSACTIONS_LIMIT = 100;
 
   private final TonApiConfig config;
-  private final HttpClient http;
-  /** {@link TonApiConfig#maxInFlight()}: an attempt holds a permit from its request to its answer. */
-  private final AsyncPermits inFlight;
-  private final ScheduledExecutorService scheduler;
-  private final RequestRateLimiter limiter;
+  private final ApiCalls calls;
   private final ObjectMapper json = new ObjectMapper();
   private final ResponseParser parser;
   private final String apiRoot;
   private final HttpClient.Version version;
-  private final AtomicLong requestsSent = new AtomicLong();
-  private final TonApiMetrics metrics;
-  private volatile boolean closed;
 
   public TonApiClient(TonApiConfig config) {
     this(config, (MeterRegistry) null);
@@ -96,17 +74,9 @@ public final class TonApiClient implements TonApi, AutoCloseable {
 
   /** Uses {@code http} for the requests and records them in {@code registry} (null: nowhere). */
   public TonApiClient(TonApiConfig config, HttpClient http, MeterRegistry registry) {
-    this.metrics = new TonApiMetrics(registry);
     this.config = Objects.requireNonNull(config, "config");
-    this.http = Objects.requireNonNull(http, "http");
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "ton-api-scheduler");
-      t.setDaemon(true);
-      return t;
-    });
-    this.limiter = new RequestRateLimiter(config.requestsPerSecond(), scheduler);
-    this.inFlight = new AsyncPermits(config.maxInFlight());
     this.parser = new ResponseParser(json, config.apiKey());
+    this.calls = new ApiCalls(config, Objects.requireNonNull(http, "http"), parser, new TonApiMetrics(registry));
     this.apiRoot = apiRoot(config.baseUrl());
     // plain-http servers (devnet) get HTTP/1.1: the JDK's h2c upgrade attempt confuses simple servers
     this.version = "https".equalsIgnoreCase(config.baseUrl().getScheme())
@@ -132,7 +102,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
 
   /** HTTP requests started so far, retries included: the "API calls per settled transfer" numerator. */
   public long requestsSent() {
-    return requestsSent.get();
+    return calls.requestsSent();
   }
 
   // ---------------------------------------------------------------- API
@@ -140,7 +110,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
   @Override
   public CompletableFuture<WalletInfo> getWalletInformation(TonAddress address) {
     String method = "getWalletInformation";
-    return read(method, get(method, Map.of("address", address.toRaw())), r -> parser.walletInfo(method, r));
+    return calls.read(method, get(method, Map.of("address", address.toRaw())), r -> parser.walletInfo(method, r));
   }
 
   @Override
@@ -170,7 +140,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
   @Override
   public CompletableFuture<AddressInfo> getAddressInformation(TonAddress address) {
     String method = "getAddressInformation";
-    return read(method, get(method, Map.of("address", address.toRaw())), r -> parser.addressInfo(method, r));
+    return calls.read(method, get(method, Map.of("address", address.toRaw())), r -> parser.addressInfo(method, r));
   }
 
   @Override
@@ -208,7 +178,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     body.put("address", address.toRaw());
     body.put("method", getMethod);
     body.putArray("stack");
-    return read(method, post(method, body), r -> parser.getMethodResult(method, r));
+    return calls.read(method, post(method, body), r -> parser.getMethodResult(method, r));
   }
 
   @Override
@@ -217,7 +187,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     String method = "sendBocReturnHash";
     ObjectNode body = json.createObjectNode();
     body.put("boc", bocBase64);
-    return execute(method, post(method, body), true, r -> parser.sentMessage(method, r));
+    return calls.send(method, post(method, body), r -> parser.sentMessage(method, r));
   }
 
   @Override
@@ -237,13 +207,13 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     if (toLt != null) {
       params.put("to_lt", Long.toString(toLt));
     }
-    return read(method, get(method, params), r -> parser.transactions(method, r, address));
+    return calls.read(method, get(method, params), r -> parser.transactions(method, r, address));
   }
 
   @Override
   public CompletableFuture<MasterchainInfo> getMasterchainInfo() {
     String method = "getMasterchainInfo";
-    return read(method, get(method, Map.of()), r -> parser.masterchainInfo(method, r));
+    return calls.read(method, get(method, Map.of()), r -> parser.masterchainInfo(method, r));
   }
 
   @Override
@@ -252,7 +222,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
       throw new IllegalArgumentException("masterchainSeqno must be positive, got " + masterchainSeqno);
     }
     String method = "shards";
-    return read(method, get(method, Map.of("seqno", Long.toString(masterchainSeqno))),
+    return calls.read(method, get(method, Map.of("seqno", Long.toString(masterchainSeqno))),
         r -> parser.shards(method, r));
   }
 
@@ -281,14 +251,13 @@ public final class TonApiClient implements TonApi, AutoCloseable {
       params.put("after_hash", after.accountHex());
     }
     params.put("count", Integer.toString(count));
-    return read(method, get(method, params), r -> parser.blockTransactions(method, r, block));
+    return calls.read(method, get(method, params), r -> parser.blockTransactions(method, r, block));
   }
 
   /** Stops the retry scheduler; calls already waiting for a permit still go out. */
   @Override
   public void close() {
-    closed = true;
-    scheduler.shutdown();
+    calls.close();
   }
 
   // ---------------------------------------------------------------- requests
@@ -324,166 +293,5 @@ public final class TonApiClient implements TonApi, AutoCloseable {
         .header("Accept", "application/json");
     config.apiKey().ifPresent(key -> b.header(API_KEY_HEADER, key));
     return b;
-  }
-
-  // ---------------------------------------------------------------- execution
-
-  private <T> CompletableFuture<T> read(String method, HttpRequest request, Function<JsonNode, T> mapper) {
-    return execute(method, request, false, mapper);
-  }
-
-  private <T> CompletableFuture<T> execute(
-      String method, HttpRequest request, boolean send, Function<JsonNode, T> mapper) {
-    if (closed) {
-      return CompletableFuture.failedFuture(new IllegalStateException("TonApiClient is closed"));
-    }
-    CompletableFuture<T> result = new CompletableFuture<>();
-    attempt(method, request, send, mapper, 1, result);
-    return result;
-  }
-
-  private <T> void attempt(
-      String method, HttpRequest request, boolean send, Function<JsonNode, T> mapper,
-      int attempt, CompletableFuture<T> result) {
-    CompletableFuture<HttpResponse<byte[]>> response;
-    long[] startedAt = new long[1];
-    try {
-      response = limiter.acquire().thenCompose(permit -> inFlight.run(() -> {
-        startedAt[0] = System.nanoTime();
-        return exchange(method, request, attempt);
-      }));
-    } catch (RejectedExecutionException e) {
-      result.completeExceptionally(new IllegalStateException("TonApiClient is closed", e));
-      return;
-    }
-    response.whenComplete((r, error) -> {
-      if (error != null && Failures.cause(error) instanceof RejectedExecutionException) {
-        result.completeExceptionally(new IllegalStateException("TonApiClient is closed", Failures.cause(error)));
-        return;
-      }
-      TonApiException failure;
-      try {
-        if (error == null) {
-          JsonNode node = parser.unwrap(method, r.statusCode(), r.body(),
-              r.headers().firstValue("Retry-After"), send);
-          T value = mapper.apply(node);
-          metrics.record(method, TonApiMetrics.Outcome.OK, since(startedAt[0]));
-          result.complete(value);
-          return;
-        }
-        failure = transportFailure(method, request.uri(), send, error);
-      } catch (TonApiException e) {
-        failure = e;
-      } catch (RuntimeException e) {
-        failure = new UnexpectedResponseException(method, "cannot read answer: " + e, e);
-      }
-      metrics.record(method, TonApiMetrics.Outcome.of(failure), since(startedAt[0]));
-      // a block the node does not have yet is the caller's wait: it decides when to ask again
-      boolean retry = !send && failure.isTransient() && !(failure instanceof BlockNotReadyException);
-      if (retry && attempt < config.maxReadAttempts() && !closed) {
-        retryLater(method, request, mapper, attempt, result, failure);
-      } else {
-        result.completeExceptionally(failure);
-      }
-    });
-  }
-
-  private <T> void retryLater(
-      String method, HttpRequest request, Function<JsonNode, T> mapper,
-      int attempt, CompletableFuture<T> result, TonApiException failure) {
-    Duration delay = backoff(attempt, failure);
-    log.warn("ton-api retry method={} attempt={} of={} delayMs={} reason=\"{}\"",
-        method, attempt + 1, config.maxReadAttempts(), delay.toMillis(), failure.getMessage());
-    try {
-      scheduler.schedule(() -> attempt(method, request, false, mapper, attempt + 1, result),
-          delay.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (RejectedExecutionException e) {
-      result.completeExceptionally(failure);
-    }
-  }
-
-  /** Exponential from {@code retryBackoff}, with jitter so many wallets do not retry in step; at least Retry-After. */
-  private Duration backoff(int attempt, TonApiException failure) {
-    long base = config.retryBackoff().toNanos();
-    long exp = base << Math.min(attempt - 1, 20);
-    long capped = Math.min(exp < 0 ? Long.MAX_VALUE : exp, MAX_BACKOFF.toNanos());
-    long jittered = capped / 2 + (capped > 1 ? ThreadLocalRandom.current().nextLong(capped / 2 + 1) : 0);
-    Duration delay = Duration.ofNanos(jittered);
-    if (failure instanceof RateLimitedException limited && limited.retryAfter().isPresent()) {
-      Duration after = limited.retryAfter().get();
-      delay = after.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : (after.compareTo(delay) > 0 ? after : delay);
-    }
-    return delay;
-  }
-
-  /** One HTTP exchange, bounded by {@code callTimeout} end to end (the request timeout alone stops at the headers). */
-  private CompletableFuture<HttpResponse<byte[]>> exchange(String method, HttpRequest request, int attempt) {
-    long start = System.nanoTime();
-    requestsSent.incrementAndGet();
-    CompletableFuture<HttpResponse<byte[]>> inFlight = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
-    CompletableFuture<HttpResponse<byte[]>> bounded =
-        inFlight.copy().orTimeout(config.callTimeout().toNanos(), TimeUnit.NANOSECONDS);
-    return bounded.whenComplete((r, e) -> {
-      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      if (e == null) {
-        log.debug("ton-api call method={} status={} latencyMs={} attempt={}", method, r.statusCode(), ms, attempt);
-      } else {
-        inFlight.cancel(true);
-        log.debug("ton-api call method={} failed=\"{}\" latencyMs={} attempt={}", method, Failures.cause(e), ms, attempt);
-      }
-    });
-  }
-
-  private static Duration since(long startedAtNanos) {
-    return startedAtNanos == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - startedAtNanos);
-  }
-
-  /**
-   * What went wrong on the wire, naming the URL (without its query: no address or key material)
-   * and the exception class: the JDK's {@link ConnectException} often has no message at all.
-   */
-  private TonApiException transportFailure(String method, URI uri, boolean send, Throwable error) {
-    Throwable cause = Failures.cause(error);
-    if (cause instanceof TonApiException api) {
-      return api;
-    }
-    String where = " " + withoutQuery(uri);
-    String timeout = "timed out after " + config.callTimeout() + where;
-    if (cause instanceof HttpConnectTimeoutException) {
-      return new TransportException(method, "connect " + timeout, cause, true, false);
-    }
-    if (cause instanceof HttpTimeoutException || cause instanceof TimeoutException) {
-      return new TransportException(method, timeout, cause, true, send);
-    }
-    if (cause instanceof ConnectException) {
-      String detail = describe(cause);
-      if (detail.equals(cause.getClass().getName())) {
-        // the JDK's HttpClient gives no message here: say what it usually means
-        detail += " (nothing listens there, or the host is unreachable)";
-      }
-      return new TransportException(method, "cannot connect to" + where + ": " + detail, cause, false, false);
-    }
-    if (cause instanceof IOException || cause instanceof CancellationException) {
-      return new TransportException(method, "connection to" + where + " failed: " + describe(cause), cause, false,
-          send);
-    }
-    return new UnexpectedResponseException(method, "request to" + where + " failed: " + describe(cause), cause);
-  }
-
-  private static String withoutQuery(URI uri) {
-    String s = uri.toString();
-    int q = s.indexOf('?');
-    return q < 0 ? s : s.substring(0, q);
-  }
-
-  /** "ExceptionClass: message", with the first cause that has a message when this one has none. */
-  static String describe(Throwable e) {
-    String text = e.getClass().getName();
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t.getMessage() != null && !t.getMessage().isBlank()) {
-        return text + ": " + t.getMessage() + (t == e ? "" : " (" + t.getClass().getSimpleName() + ")");
-      }
-    }
-    return text;
   }
 }
