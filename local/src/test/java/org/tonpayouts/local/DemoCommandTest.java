@@ -51,5 +51,12 @@ class DemoCommandTest {
     assertThat(run.resolve("chain-poller.log")).isNotEmptyFile();
     assertThat(Files.readString(run.resolve("streams-app.log"))).contains("submitted");
     assertThat(run.resolve("streams-app-api-calls.log")).isNotEmptyFile();
+    // each child's main made CompletableFuture use the common pool before anything touched it (CommonPool):
+    // otherwise its TON API client warns that every HTTP answer starts a thread
+    try (Stream<Path> logs = Files.list(run)) {
+      for (Path log : logs.filter(p -> p.getFileName().toString().endsWith(".log")).toList()) {
+        assertThat(Files.readString(log)).as(log.getFileName().toString()).doesNotContain("start a thread for every answer");
+      }
+    }
   }
 }
