@@ -72,7 +72,6 @@ final class ApiCalls implements AutoCloseable {
     scheduler.shutdown();
   }
 
-
   /** A read: retried on transport errors, 429 and 5xx with backoff, up to {@code maxReadAttempts}. */
   <T> CompletableFuture<T> read(String method, HttpRequest request, Function<JsonNode, T> mapper) {
     return execute(method, request, false, mapper);
