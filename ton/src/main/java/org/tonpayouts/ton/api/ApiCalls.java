@@ -227,7 +227,7 @@ final class ApiCalls implements AutoCloseable {
   }
 
   /** "ExceptionClass: message", with the first cause that has a message when this one has none. */
-  static String describe(Throwable e) {
+  private static String describe(Throwable e) {
     String text = e.getClass().getName();
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t.getMessage() != null && !t.getMessage().isBlank()) {

@@ -1,5 +1,6 @@
 package org.tonpayouts.ton.api;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ForkJoinPool;
 
@@ -16,7 +17,7 @@ import java.util.concurrent.ForkJoinPool;
  * class calls {@link #ensureShared()} in its static initializer, before anything else runs.
  */
 public final class CommonPool {
-  public static final String PARALLELISM_PROPERTY = "java.util.concurrent.ForkJoinPool.common.parallelism";
+  static final String PARALLELISM_PROPERTY = "java.util.concurrent.ForkJoinPool.common.parallelism";
   /** The least parallelism at which {@code CompletableFuture} uses the common pool. */
   static final int SHARED_PARALLELISM = 2;
 
@@ -39,5 +40,15 @@ public final class CommonPool {
   /** Whether {@code CompletableFuture}'s async tasks run on the common pool, not a new thread each. */
   public static boolean isShared() {
     return ForkJoinPool.getCommonPoolParallelism() >= SHARED_PARALLELISM;
+  }
+
+  /** What to tell an operator when the pool is not shared (a main that did not call {@link #ensureShared()}); empty if it is. */
+  static Optional<String> problem() {
+    if (isShared()) {
+      return Optional.empty();
+    }
+    return Optional.of("the JDK's HttpClient will start a thread for every answer: the common ForkJoinPool has"
+        + " parallelism " + ForkJoinPool.getCommonPoolParallelism() + " (fewer than three processors); call"
+        + " CommonPool.ensureShared() first in main, or start the JVM with -D" + PARALLELISM_PROPERTY + "=2");
   }
 }

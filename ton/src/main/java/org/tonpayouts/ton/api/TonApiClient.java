@@ -81,11 +81,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     // plain-http servers (devnet) get HTTP/1.1: the JDK's h2c upgrade attempt confuses simple servers
     this.version = "https".equalsIgnoreCase(config.baseUrl().getScheme())
         ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
-    if (!CommonPool.isShared()) {
-      log.warn("the JDK's HttpClient will start a thread for every answer: the common ForkJoinPool has parallelism {}"
-          + " (fewer than three processors); call CommonPool.ensureShared() first in main, or start the JVM with -D{}=2",
-          java.util.concurrent.ForkJoinPool.getCommonPoolParallelism(), CommonPool.PARALLELISM_PROPERTY);
-    }
+    CommonPool.problem().ifPresent(log::warn);
   }
 
   private static String apiRoot(URI base) {
