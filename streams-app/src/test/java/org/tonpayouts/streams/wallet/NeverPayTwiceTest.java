@@ -303,6 +303,8 @@ class NeverPayTwiceTest {
     assertThat(s.bounce()).isTrue();
     assertThat(settled()).extracting(Settlement::status)
         .containsExactly(SettlementStatus.SETTLED, SettlementStatus.BOUNCED);
+    assertThat(h.metrics.registry().get("payout.transfers.settled").tag("status", "BOUNCED").counter().count())
+        .as("the bounce is counted once").isEqualTo(1);
     assertThat(h.ledger.queries().transfer("r", "t")).get().satisfies(t -> {
       assertThat(t.status()).isEqualTo(TransferStatus.SETTLED);
       assertThat(t.bounceTxHash()).isEqualTo(bounce.txHash());
