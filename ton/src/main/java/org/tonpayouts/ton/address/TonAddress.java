@@ -188,16 +188,32 @@ public final class TonAddress {
     return Base64.getUrlEncoder().encodeToString(bytes);
   }
 
-  /** CRC16-XMODEM (poly 0x1021, init 0), the checksum of user-friendly addresses. */
-  private static int crc16(byte[] data, int length) {
-    int crc = 0;
-    for (int i = 0; i < length; i++) {
-      crc ^= (data[i] & 0xff) << 8;
+  /** CRC16-XMODEM of each byte value: the checksum a byte at the top of the register contributes. */
+  private static final int[] CRC16_TABLE = crc16Table();
+
+  private static int[] crc16Table() {
+    int[] table = new int[256];
+    for (int b = 0; b < 256; b++) {
+      int crc = b << 8;
       for (int bit = 0; bit < 8; bit++) {
         crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1;
       }
+      table[b] = crc & 0xffff;
     }
-    return crc & 0xffff;
+    return table;
+  }
+
+  /**
+   * CRC16-XMODEM (poly 0x1021, init 0), the checksum of user-friendly addresses, a byte at a time
+   * (the poller parses the addresses of every message in the blocks it reads; bit by bit the checksum
+   * took 4 % of its CPU at W=1000).
+   */
+  private static int crc16(byte[] data, int length) {
+    int crc = 0;
+    for (int i = 0; i < length; i++) {
+      crc = ((crc << 8) ^ CRC16_TABLE[((crc >>> 8) ^ data[i]) & 0xff]) & 0xffff;
+    }
+    return crc;
   }
 
   @Override
