@@ -163,6 +163,14 @@ public final class BenchJson {
     ObjectNode n = MAPPER.createObjectNode();
     cpu.byProcess().forEach((name, d) -> n.put(name, d.toMillis()));
     cpu.others().map(Duration::toMillis).ifPresent(o -> n.put("other_processes", o));
+    if (!cpu.threads().isEmpty()) {
+      ObjectNode threads = n.putObject("threads");
+      cpu.threads().forEach((process, t) -> {
+        ObjectNode groups = threads.putObject(process);
+        t.byGroup().forEach((group, d) -> groups.put(group, d.toMillis()));
+        cpu.endedThreads(process).ifPresent(ended -> groups.put("(threads that ended)", ended.toMillis()));
+      });
+    }
     return n;
   }
 }

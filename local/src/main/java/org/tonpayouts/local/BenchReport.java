@@ -1,6 +1,7 @@
 package org.tonpayouts.local;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -79,6 +80,7 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
         f.rateLimited(), f.dropped()));
     out.printf("  CPU per transfer      streams-app + chain-poller %.2f ms; %s%s%n", p.appsCpuMillisPerTransfer(),
         cpuPerTransfer(p), p.cpu().jit().isEmpty() ? "" : " (of it JIT compiling: " + jitPerTransfer(p) + ")");
+    printThreads(out, p);
     out.printf("  CPU busy              stack %.2f cores%s%n", p.stackCores(),
         p.otherCores().map(c -> String.format("; other processes of the machine %.2f cores", c)).orElse(""));
     if (main) {
@@ -180,7 +182,10 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
         + " watcher (+ the capacity sender or the peer in their phases), postgres = server and backends; other"
         + " processes = the machine's busy time (/proc/stat) minus the stack's. Idle: the same over a fixed"
         + " window once the stack is at rest after the pipeline's load (no API call by either app for 2 s: the"
-        + " poller follows blocks while it watches payouts for a bounce), or 90 s after the load drained.");
+        + " poller follows blocks while it watches payouts for a bounce), or 90 s after the load drained."
+        + " By thread: each JVM's live threads (/proc/<pid>/task) grouped by the kernel's name for them (the first"
+        + " 15 characters of the Java name, digits as N); threads that ended = the process's time minus its live"
+        + " threads' (the kernel counts each thread in 10 ms ticks, so this is good to about 10 ms per thread).");
     out.println("  peak heap: children from their -Xlog:gc logs (largest heap occupancy before a collection);"
         + " launcher from its memory pool MXBeans. Ledger: embedded PostgreSQL with synchronous_commit=on,"
         + " fsync=off. The children log no line per API request in a benchmark.");
@@ -212,6 +217,37 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
     StringJoiner j = new StringJoiner(", ");
     new java.util.TreeMap<>(p.cpu().byProcess()).forEach((name, d) -> j.add(String.format("%s %.2f", name,
         p.perSettled(d.toNanos() / 1e6))));
+    return j + " ms";
+  }
+
+  /** Thread groups shown per process; the rest are summed. */
+  static final int THREAD_GROUPS_SHOWN = 6;
+
+  /** Where each JVM's CPU went, by thread group, in ms per settled transfer. */
+  private static void printThreads(PrintWriter out, PipelinePhase p) {
+    String label = "  of it, by thread     ";
+    for (var process : new java.util.TreeMap<>(p.cpu().threads()).entrySet()) {
+      out.printf("%s%s: %s%n", label, process.getKey(), threadsPerTransfer(p, process.getKey(), process.getValue()));
+      label = " ".repeat(label.length());
+    }
+  }
+
+  static String threadsPerTransfer(PipelinePhase p, String process, ThreadTimes threads) {
+    StringJoiner j = new StringJoiner(", ");
+    Duration rest = Duration.ZERO;
+    int shown = 0;
+    for (var group : threads.byGroup().entrySet()) {
+      if (shown++ < THREAD_GROUPS_SHOWN) {
+        j.add(String.format("%s %.2f", group.getKey(), p.perSettled(group.getValue().toNanos() / 1e6)));
+      } else {
+        rest = rest.plus(group.getValue());
+      }
+    }
+    if (!rest.isZero()) {
+      j.add(String.format("other threads %.2f", p.perSettled(rest.toNanos() / 1e6)));
+    }
+    p.cpu().endedThreads(process)
+        .ifPresent(ended -> j.add(String.format("threads that ended %.2f", p.perSettled(ended.toNanos() / 1e6))));
     return j + " ms";
   }
 

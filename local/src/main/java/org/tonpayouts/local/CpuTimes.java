@@ -12,16 +12,16 @@ import java.util.Optional;
  * CPU time used so far by each process of the local stack, read from the OS through
  * {@link ProcessHandle.Info#totalCpuDuration()}: the launcher (broker, devnet, load and watcher),
  * each child, and PostgreSQL (the postmaster on our port, which {@code pg_ctl} detaches from the
- * launcher, and its backends). Where Linux's {@code /proc} tells, also the JVMs' JIT compiler threads
- * (a short run leaves the JVMs compiling for a while after the load, which is not the stack's
- * steady cost) and the whole machine's busy time, so a report can say how much CPU other processes
- * took. Two samples give the CPU time a phase cost.
+ * launcher, and its backends). Where Linux's {@code /proc} tells, also each JVM's threads (where the
+ * CPU went inside it, and how much its JIT compilers took: a short run leaves the JVMs compiling for
+ * a while after the load, which is not the stack's steady cost) and the whole machine's busy time,
+ * so a report can say how much CPU other processes took. Two samples give the CPU time a phase cost.
  *
- * @param jit CPU time of each JVM's live JIT compiler threads (a compiler thread that has exited by
- *     the time of a sample is missing: at least this much); no entry when unknown
+ * @param threads each JVM's live threads (a thread that has ended by the time of a sample is
+ *     missing from it); no entry when unknown
  * @param machine CPU time all processes of the machine used (empty when unknown)
  */
-public record CpuTimes(Map<String, Duration> byProcess, Map<String, Duration> jit, Optional<Duration> machine) {
+public record CpuTimes(Map<String, Duration> byProcess, Map<String, ThreadTimes> threads, Optional<Duration> machine) {
   public static final String LAUNCHER = "launcher";
   public static final String POSTGRES = "postgres";
   private static final Path PROC_STAT = Path.of("/proc/stat");
@@ -30,7 +30,7 @@ public record CpuTimes(Map<String, Duration> byProcess, Map<String, Duration> ji
 
   public CpuTimes {
     byProcess = Map.copyOf(byProcess);
-    jit = Map.copyOf(jit);
+    threads = Map.copyOf(threads);
   }
 
   public CpuTimes(Map<String, Duration> byProcess, Optional<Duration> machine) {
@@ -39,12 +39,12 @@ public record CpuTimes(Map<String, Duration> byProcess, Map<String, Duration> ji
 
   public static CpuTimes sample(StackProcesses children, int postgresPort) {
     Map<String, Duration> times = new LinkedHashMap<>();
-    Map<String, Duration> jit = new LinkedHashMap<>();
+    Map<String, ThreadTimes> threads = new LinkedHashMap<>();
     times.put(LAUNCHER, cpu(ProcessHandle.current()));
-    compilerThreads(ProcessHandle.current().pid()).ifPresent(d -> jit.put(LAUNCHER, d));
+    ThreadTimes.sample(ProcessHandle.current().pid()).ifPresent(t -> threads.put(LAUNCHER, t));
     for (ChildProcess child : children.children()) {
       times.put(child.name(), ProcessHandle.of(child.pid()).map(CpuTimes::cpu).orElse(Duration.ZERO));
-      compilerThreads(child.pid()).ifPresent(d -> jit.put(child.name(), d));
+      ThreadTimes.sample(child.pid()).ifPresent(t -> threads.put(child.name(), t));
     }
     String port = Integer.toString(postgresPort);
     Duration postgres = ProcessHandle.allProcesses()
@@ -53,44 +53,7 @@ public record CpuTimes(Map<String, Duration> byProcess, Map<String, Duration> ji
         .map(p -> p.descendants().map(CpuTimes::cpu).reduce(cpu(p), Duration::plus))
         .reduce(Duration.ZERO, Duration::plus);
     times.put(POSTGRES, postgres);
-    return new CpuTimes(times, jit, machineBusy());
-  }
-
-  /** CPU time of the process's threads named {@code C1/C2 CompilerThread*} ({@code /proc/<pid>/task}). */
-  static Optional<Duration> compilerThreads(long pid) {
-    Path tasks = Path.of("/proc", Long.toString(pid), "task");
-    if (!Files.isDirectory(tasks)) {
-      return Optional.empty();
-    }
-    long ticks = 0;
-    try (var threads = Files.list(tasks)) {
-      for (Path task : (Iterable<Path>) threads::iterator) {
-        try {
-          ticks += compilerTicks(Files.readString(task.resolve("stat")));
-        } catch (IOException e) {
-          // the thread ended between listing and reading: its time is no longer attributable
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
-    return Optional.of(Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND));
-  }
-
-  /** utime + stime of a {@code /proc/<pid>/task/<tid>/stat} line when its thread is a JIT compiler, else 0. */
-  static long compilerTicks(String stat) {
-    int open = stat.indexOf('(');
-    int close = stat.lastIndexOf(')');
-    if (open < 0 || close < open) {
-      return 0;
-    }
-    String name = stat.substring(open + 1, close);
-    if (!name.matches("C[12] CompilerThre.*")) {
-      return 0;
-    }
-    String[] fields = stat.substring(close + 2).split(" ");
-    // after the name: state is field 3 of the line, utime 14 and stime 15
-    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    return new CpuTimes(times, threads, machineBusy());
   }
 
   private static Duration cpu(ProcessHandle process) {
@@ -122,20 +85,42 @@ public record CpuTimes(Map<String, Duration> byProcess, Map<String, Duration> ji
     return Optional.of(Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND));
   }
 
-  /** CPU time spent since {@code earlier}, per process. */
+  /** CPU time spent since {@code earlier}, per process (and per thread where both samples have them). */
   public CpuTimes minus(CpuTimes earlier) {
     Map<String, Duration> diff = new LinkedHashMap<>();
     byProcess.forEach((name, d) -> diff.put(name, d.minus(earlier.byProcess.getOrDefault(name, Duration.ZERO))));
-    Map<String, Duration> jitDiff = new LinkedHashMap<>();
-    jit.forEach((name, d) -> {
-      if (earlier.jit.containsKey(name)) {
-        Duration spent = d.minus(earlier.jit.get(name));
-        jitDiff.put(name, spent.isNegative() ? Duration.ZERO : spent);
+    Map<String, ThreadTimes> threadDiff = new LinkedHashMap<>();
+    threads.forEach((name, t) -> {
+      if (earlier.threads.containsKey(name)) {
+        threadDiff.put(name, t.minus(earlier.threads.get(name)));
       }
     });
     Optional<Duration> machineDiff = machine.isPresent() && earlier.machine.isPresent()
         ? Optional.of(machine.get().minus(earlier.machine.get())) : Optional.empty();
-    return new CpuTimes(diff, jitDiff, machineDiff);
+    return new CpuTimes(diff, threadDiff, machineDiff);
+  }
+
+  /**
+   * CPU time of each JVM's JIT compiler threads (a compiler thread that ended within the phase is
+   * missing: at least this much); no entry where threads are unknown.
+   */
+  public Map<String, Duration> jit() {
+    Map<String, Duration> jit = new LinkedHashMap<>();
+    threads.forEach((name, t) -> jit.put(name, t.jitCompilers()));
+    return jit;
+  }
+
+  /**
+   * CPU time of the process's threads that are not in the later sample: they ended within the
+   * phase (the process's time minus its live threads' time, never below zero).
+   */
+  public Optional<Duration> endedThreads(String process) {
+    ThreadTimes t = threads.get(process);
+    if (t == null) {
+      return Optional.empty();
+    }
+    Duration ended = of(process).minus(t.total());
+    return Optional.of(ended.isNegative() ? Duration.ZERO : ended);
   }
 
   /** The stack's CPU time: every process of it together. */

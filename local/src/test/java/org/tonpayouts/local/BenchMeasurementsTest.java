@@ -145,15 +145,62 @@ class BenchMeasurementsTest {
         .hasValue(Duration.ofMillis(1610));
     assertThat(CpuTimes.parseProcStatCpuLine("cpu0 1 2 3 4 5 6 7 8")).isEmpty();
 
-    assertThat(CpuTimes.compilerTicks("4242 (C2 CompilerThre) S 1 4242 4242 0 -1 4194368 10 0 0 0 500 70 0 0 20 0"))
-        .as("utime + stime of a JIT compiler thread").isEqualTo(570);
-    assertThat(CpuTimes.compilerTicks("4243 (kafka-producer-) S 1 4242 4242 0 -1 4194368 10 0 0 0 500 70 0 0 20 0"))
-        .isZero();
+    assertThat(ThreadTimes.parseStat("4242 (C2 CompilerThre) S 1 4242 4242 0 -1 4194368 10 0 0 0 500 70 0 0 20 0"))
+        .as("name and utime + stime, in 10 ms ticks").hasValue(new ThreadTimes.Named("C2 CompilerThre",
+            Duration.ofMillis(5700)));
+    assertThat(ThreadTimes.parseStat("4243 (a (b) c) S 1 4242 4242 0 -1 4194368 10 0 0 0 1 2 0 0 20 0"))
+        .as("a name may hold parentheses").hasValue(new ThreadTimes.Named("a (b) c", Duration.ofMillis(30)));
+    assertThat(ThreadTimes.parseStat("4244 kafka")).isEmpty();
 
     CpuTimes earlier = new CpuTimes(Map.of("launcher", Duration.ofMillis(100)), Optional.of(Duration.ofMillis(1000)));
     CpuTimes later = new CpuTimes(Map.of("launcher", Duration.ofMillis(400)), Optional.of(Duration.ofMillis(1500)));
     assertThat(later.minus(earlier).others()).as("500 ms busy, 300 of them the stack's")
         .hasValue(Duration.ofMillis(200));
+  }
+
+  @Test
+  void shouldSayWhereAPhasesCpuWentByThreadGroupIncludingThreadsThatEnded() {
+    ThreadTimes before = new ThreadTimes(Map.of(
+        1L, named("payout-issuer-1", 100), 2L, named("payout-issuer-2", 50), 3L, named("Thread-7", 40),
+        4L, named("C1 CompilerThre", 10)));
+    ThreadTimes after = new ThreadTimes(Map.of(
+        1L, named("payout-issuer-1", 400), 2L, named("payout-issuer-2", 150), 4L, named("C1 CompilerThre", 30),
+        5L, named("HttpClient-9-Se", 70)));
+    CpuTimes earlier = new CpuTimes(Map.of("streams-app", Duration.ofMillis(200)), Map.of("streams-app", before),
+        Optional.empty());
+    CpuTimes later = new CpuTimes(Map.of("streams-app", Duration.ofMillis(1000)), Map.of("streams-app", after),
+        Optional.empty());
+
+    CpuTimes phase = later.minus(earlier);
+
+    ThreadTimes threads = phase.threads().get("streams-app");
+    assertThat(threads.byGroup()).as("the largest group first; a thread started within the phase counts in full")
+        .containsExactly(Map.entry("payout-issuer-N", Duration.ofMillis(400)),
+            Map.entry("HttpClient-N-Se", Duration.ofMillis(70)), Map.entry("CN CompilerThre", Duration.ofMillis(20)));
+    assertThat(phase.jit()).containsExactly(Map.entry("streams-app", Duration.ofMillis(20)));
+    assertThat(phase.endedThreads("streams-app")).as("800 ms used, 490 of them by live threads (Thread-7 ended)")
+        .hasValue(Duration.ofMillis(310));
+    assertThat(phase.endedThreads("launcher")).isEmpty();
+
+    PipelinePhase p = phase(10, phase);
+    assertThat(BenchReport.threadsPerTransfer(p, "streams-app", threads))
+        .isEqualTo("payout-issuer-N 40.00, HttpClient-N-Se 7.00, CN CompilerThre 2.00, threads that ended 31.00 ms");
+  }
+
+  /** A pipeline phase that settled {@code settled} transfers (one per wallet) at {@code cpu}. */
+  private static PipelinePhase phase(int settled, CpuTimes cpu) {
+    WalletSet set = new WalletSet(new Subwallets(RunKey.random().key(), 0), Subwallets.DEFAULT_SUBWALLET_ID, settled,
+        10);
+    Map<SettlementStatus, Integer> statuses = new EnumMap<>(SettlementStatus.class);
+    statuses.put(SettlementStatus.SETTLED, settled);
+    Settling settling = new Settling(0, 1_000, statuses, 0, 0, List.of(), Optional.empty());
+    return new PipelinePhase(DemoLoad.bench(set, 1, "t", false, Instant.EPOCH), settling,
+        new LoadLatency(AddedLatency.of(List.of(1L)), AddedLatency.of(List.of(1L))), ApiCallCounts.none(), cpu,
+        Optional.empty());
+  }
+
+  private static ThreadTimes.Named named(String name, long millis) {
+    return new ThreadTimes.Named(name, Duration.ofMillis(millis));
   }
 
   @Test
