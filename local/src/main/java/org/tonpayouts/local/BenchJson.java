@@ -137,6 +137,7 @@ public final class BenchJson {
     n.put("apps_cpu_ms_per_transfer", p.appsCpuMillisPerTransfer());
     ObjectNode perTransfer = n.putObject("cpu_ms_per_transfer");
     p.cpu().byProcess().forEach((name, d) -> perTransfer.put(name, p.perSettled(d.toNanos() / 1e6)));
+    n.set("cpu_ms_per_transfer_by_thread", threads(p.cpu(), p::perSettled));
     n.put("stack_cores_busy", p.stackCores());
     p.otherCores().ifPresent(c -> n.put("other_processes_cores_busy", c));
     p.settling().stoppedBecause().ifPresent(s -> n.put("stopped_because", s));
@@ -164,13 +165,20 @@ public final class BenchJson {
     cpu.byProcess().forEach((name, d) -> n.put(name, d.toMillis()));
     cpu.others().map(Duration::toMillis).ifPresent(o -> n.put("other_processes", o));
     if (!cpu.threads().isEmpty()) {
-      ObjectNode threads = n.putObject("threads");
-      cpu.threads().forEach((process, t) -> {
-        ObjectNode groups = threads.putObject(process);
-        t.byGroup().forEach((group, d) -> groups.put(group, d.toMillis()));
-        cpu.endedThreads(process).ifPresent(ended -> groups.put("(threads that ended)", ended.toMillis()));
-      });
+      n.set("threads", threads(cpu, ms -> ms));
     }
+    return n;
+  }
+
+  /** Each JVM's CPU by thread group, and its threads that ended, in milliseconds scaled by {@code scale}. */
+  private static ObjectNode threads(CpuTimes cpu, java.util.function.DoubleUnaryOperator scale) {
+    ObjectNode n = MAPPER.createObjectNode();
+    cpu.threads().forEach((process, t) -> {
+      ObjectNode groups = n.putObject(process);
+      t.byGroup().forEach((group, d) -> groups.put(group, scale.applyAsDouble(d.toNanos() / 1e6)));
+      cpu.endedThreads(process)
+          .ifPresent(ended -> groups.put("(threads that ended)", scale.applyAsDouble(ended.toNanos() / 1e6)));
+    });
     return n;
   }
 }

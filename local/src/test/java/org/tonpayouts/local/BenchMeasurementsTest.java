@@ -282,11 +282,16 @@ class BenchMeasurementsTest {
         .contains("idle CPU              launcher 10.0 %, streams-app 2.5 % of a core; stack 12.5 %")
         .contains("from 31.0 s after the load drained: at rest, no API call for 2 s")
         .contains("of it, last hop       p50 40 ms, p99 60 ms")
+        .contains("of it, by thread     streams-app: payout-issuer-N 1.00, threads that ended 1.00 ms")
         .contains("How it was measured")
         .contains("JVMs: children with ");
     assertThat(json.at("/pipeline/efficiency").asDouble()).isCloseTo(0.941, within(0.001));
     assertThat(json.at("/pipeline/added_latency_ms/p99").asLong()).isEqualTo(500);
     assertThat(json.at("/pipeline/last_hop_latency_ms/p99").asLong()).isEqualTo(60);
+    assertThat(json.at("/pipeline/cpu_ms_per_transfer_by_thread/streams-app/payout-issuer-N").asDouble())
+        .isEqualTo(1.0);
+    assertThat(json.at("/pipeline/cpu_ms_per_transfer_by_thread/streams-app/(threads that ended)").asDouble())
+        .isEqualTo(1.0);
     assertThat(json.at("/devnet_capacity/per_second").asDouble()).isEqualTo(400.0);
     assertThat(json.at("/pipeline_over_peer").asDouble()).isCloseTo(4.71, within(0.01));
     assertThat(json.at("/idle_cpu/percent_of_core/streams-app").asDouble()).isEqualTo(2.5);
@@ -314,7 +319,8 @@ class BenchMeasurementsTest {
     ApiCallCounts calls = ApiCallCounts.parse("streams-app",
         "ton_api_requests_seconds_count{method=\"sendBocReturnHash\",outcome=\"ok\"} " + sends + "\n");
     CpuTimes cpu = new CpuTimes(Map.of("streams-app", Duration.ofMillis(settled * 2L),
-        "chain-poller", Duration.ofMillis(settled / 2)), Optional.empty());
+        "chain-poller", Duration.ofMillis(settled / 2)),
+        Map.of("streams-app", new ThreadTimes(Map.of(7L, named("payout-issuer-1", settled)))), Optional.empty());
     PipelinePhase pipeline = new PipelinePhase(load, settling, new LoadLatency(AddedLatency.of(latencies),
         AddedLatency.of(List.of(30L))), calls, cpu, Optional.empty());
     IdleCpu idle = new IdleCpu(new CpuTimes(Map.of("streams-app", Duration.ofMillis(250), "launcher",
