@@ -58,4 +58,28 @@ class LedgerIndexesTest {
     assertThat(attempts).as(String.join("\n", attempts)).noneMatch(l -> l.contains("Seq Scan on ton_transactions"));
     assertThat(String.join("\n", attempts)).contains("ton_transactions_transfer");
   }
+
+  @Test
+  void shouldListTheTransfersWaitingForAnOperatorThroughTheirOwnIndex() throws SQLException {
+    List<String> waiting = plan("select * from payout_transfers where status = 'RECONCILIATION_REQUIRED'"
+        + " order by updated_at, request_id, transfer_index limit 50");
+
+    assertThat(String.join("\n", waiting)).as(String.join("\n", waiting)).contains("payout_transfers_reconciliation")
+        .doesNotContain("Sort");
+  }
+
+  @Test
+  void shouldKeepNoIndexThatOnlyAStatusChangeWrites() throws SQLException {
+    List<String> indexes = new ArrayList<>();
+    try (Connection c = db.dataSource.getConnection(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("select indexname from pg_indexes where tablename in"
+            + " ('ton_transactions', 'payout_transfers')")) {
+      while (rs.next()) {
+        indexes.add(rs.getString(1));
+      }
+    }
+    // Read by nothing, written on every status change, and picked for keyed statements on stale statistics.
+    assertThat(indexes).contains("ton_transactions_transfer", "payout_transfers_reconciliation")
+        .doesNotContain("ton_transactions_status", "payout_transfers_status");
+  }
 }
