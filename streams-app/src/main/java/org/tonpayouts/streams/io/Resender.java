@@ -3,6 +3,8 @@ package org.tonpayouts.streams.io;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,6 +33,14 @@ import org.tonpayouts.ton.api.TonApi;
  * {@code every}, and sooner ({@code retry}, doubling up to {@code every}) after a failed send,
  * until it is forgotten (the processor saw a verdict) or its {@code valid_until} passed. One
  * scheduler thread; every re-send is recorded in the ledger (send count) and counted.
+ *
+ * <p>What the delay learns: the time from a message's first send to its verdict, for messages
+ * whose verdict belongs to that send. A message re-sent and accepted is left out (Karn's rule: the
+ * verdict may be the re-send's, and a lost message's wait includes the delay itself, so learning
+ * it would raise the delay by its own value). A message whose re-send the wallet refused is
+ * learned when its verdict comes: the first send applied, only its verdict came late, and those
+ * late verdicts are exactly what the delay must learn to wait for (leaving them out, it saw only
+ * the verdicts that came before it fired, and never rose).
  */
 public final class Resender implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Resender.class);
@@ -48,10 +58,25 @@ public final class Resender implements AutoCloseable {
   private final PayoutMetrics metrics;
   private final ScheduledExecutorService scheduler;
   private final ResendDelay delay;
+  /** Refused re-sends remembered for their verdict's time; the oldest go first beyond this many. */
+  static final int REFUSED_REMEMBERED = 10_000;
+
   /** Watched messages by hash: the next re-send, and when the message was first handed over. */
   private final Map<String, Watch> watched = new ConcurrentHashMap<>();
+  /** Messages whose re-send the wallet refused, by hash: when each was first handed over. */
+  private final Map<String, Long> refused = Collections.synchronizedMap(
+      new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+          return size() > REFUSED_REMEMBERED;
+        }
+      });
 
-  private record Watch(ScheduledFuture<?> next, long sinceNanos) {}
+  /**
+   * @param sinceNanos when the message was first handed to the API
+   * @param resent whether a re-send of it was accepted (its verdict then teaches nothing)
+   */
+  private record Watch(ScheduledFuture<?> next, long sinceNanos, boolean resent) {}
 
   public Resender(TonApi api, Ledger ledger, Clock clock, Settings settings, PayoutMetrics metrics) {
     this.api = api;
@@ -81,9 +106,14 @@ public final class Resender implements AutoCloseable {
     long now = System.nanoTime();
     for (String hash : hashes) {
       Watch watch = watched.remove(hash);
+      Long since = refused.remove(hash);
       if (watch != null) {
         watch.next().cancel(false);
-        delay.verdictAfter(Duration.ofNanos(now - watch.sinceNanos()));
+        if (!watch.resent()) {
+          delay.verdictAfter(Duration.ofNanos(now - watch.sinceNanos()));
+        }
+      } else if (since != null) {
+        delay.verdictAfter(Duration.ofNanos(now - since));
       }
     }
   }
@@ -99,14 +129,19 @@ public final class Resender implements AutoCloseable {
   }
 
   private void schedule(LedgerRow message, Duration delay, Duration retry) {
+    schedule(message, delay, retry, false);
+  }
+
+  /** Schedules the message's next re-send; {@code resent}: one was just accepted. */
+  private void schedule(LedgerRow message, Duration delay, Duration retry, boolean resent) {
     if (!clock.instant().plus(delay).isBefore(message.validUntil())) {
       watched.remove(message.messageHash());
       return; // past valid_until the wallet refuses it anyway: the poller will prove the expiry
     }
     try {
       ScheduledFuture<?> next = scheduler.schedule(() -> resend(message, retry), delay.toMillis(), TimeUnit.MILLISECONDS);
-      watched.compute(message.messageHash(), (hash, watch) -> new Watch(next,
-          watch == null ? System.nanoTime() : watch.sinceNanos()));
+      watched.compute(message.messageHash(), (hash, watch) -> watch == null ? new Watch(next, System.nanoTime(), resent)
+          : new Watch(next, watch.sinceNanos(), resent || watch.resent()));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       watched.remove(message.messageHash()); // closing
     }
@@ -125,11 +160,15 @@ public final class Resender implements AutoCloseable {
       if (error == null) {
         log.info("message re-sent subwallet={} request={} transfer={} seqno={} hash={}", message.subwalletId(),
             message.requestId(), message.transferId(), message.seqno(), message.messageHash());
+        schedule(message, settings.every(), FIRST_RETRY, true);
         recordSent(message);
-        schedule(message, settings.every(), FIRST_RETRY);
       } else if (Failures.cause(error) instanceof MessageRejectedException rejected) {
         // The wallet refuses it now (its seqno moved: this message or another of its transfer
         // applied; or valid_until passed): nothing left to re-send, the poller gives the verdict.
+        Watch watch = watched.get(message.messageHash());
+        if (watch != null && !watch.resent()) {
+          refused.put(message.messageHash(), watch.sinceNanos()); // learned when that verdict comes
+        }
         watched.remove(message.messageHash());
         log.info("re-send refused, no more re-sends subwallet={} request={} hash={} reason={}", message.subwalletId(),
             message.requestId(), message.messageHash(), rejected.getMessage());
@@ -154,5 +193,6 @@ public final class Resender implements AutoCloseable {
   public void close() {
     scheduler.shutdownNow();
     watched.clear();
+    refused.clear();
   }
 }

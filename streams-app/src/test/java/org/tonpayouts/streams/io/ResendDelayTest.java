@@ -23,11 +23,21 @@ class ResendDelayTest {
     for (int i = 0; i < 200; i++) {
       delay.verdictAfter(Duration.ofSeconds(4)); // a busy pipeline
     }
-    assertThat(delay.current()).isBetween(Duration.ofMillis(7900), Duration.ofMillis(8000));
-    for (int i = 0; i < 200; i++) {
+    assertThat(delay.current()).as("a quarter past the slowest percent").isEqualTo(Duration.ofMillis(5000));
+    for (int i = 0; i < ResendDelay.WINDOW + ResendDelay.RECOMPUTE_EVERY; i++) { // a window, and the next computation
       delay.verdictAfter(Duration.ofMillis(300));
     }
     assertThat(delay.current()).isEqualTo(Duration.ofMillis(1200));
+  }
+
+  @Test
+  void waitsPastTheTailOfVerdictTimesNotTwiceTheirAverage() {
+    // a busy pipeline: most verdicts within 1 s, a block's last ones 3 s after their send
+    for (int i = 0; i < ResendDelay.WINDOW; i++) {
+      delay.verdictAfter(Duration.ofMillis(i % 20 == 0 ? 3000 : 1000));
+    }
+    assertThat(delay.current()).as("a message whose verdict is in that tail is not sent again")
+        .isGreaterThan(Duration.ofMillis(3000)).isEqualTo(Duration.ofMillis(3750));
   }
 
   @Test
