@@ -110,8 +110,8 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String TRANSFER_RESEND_AFTER_MS_DOC =
       "A sent message without a verdict after this long (a few blocks) is sent again, the same BOC (the wallet"
           + " applies it at most once): external messages can be lost on their way to the validators. The least"
-          + " wait: while verdicts take longer (a busy pipeline), the first re-send waits a quarter more than the"
-          + " slowest percent of recent verdicts took, at most 15 s.";
+          + " wait: while verdicts take longer (a busy pipeline), the first re-send waits 2.5 times the median of"
+          + " recent verdict times, at most 15 s.";
   public static final String TRANSFER_RESEND_INTERVAL_MS_CONFIG = "transfer.resend.interval.ms";
   private static final String TRANSFER_RESEND_INTERVAL_MS_DOC =
       "After the first re-send, how often a message still without a verdict is sent again, until its valid_until;"
