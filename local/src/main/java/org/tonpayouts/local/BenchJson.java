@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * The benchmark's figures as JSON ({@code --json <file>}), so a note can quote exact numbers: the
@@ -171,7 +172,7 @@ public final class BenchJson {
   }
 
   /** Each JVM's CPU by thread group, and its threads that ended, in milliseconds scaled by {@code scale}. */
-  private static ObjectNode threads(CpuTimes cpu, java.util.function.DoubleUnaryOperator scale) {
+  private static ObjectNode threads(CpuTimes cpu, DoubleUnaryOperator scale) {
     ObjectNode n = MAPPER.createObjectNode();
     cpu.threads().forEach((process, t) -> {
       ObjectNode groups = n.putObject(process);

@@ -56,6 +56,11 @@ public record CpuTimes(Map<String, Duration> byProcess, Map<String, ThreadTimes>
     return new CpuTimes(times, threads, machineBusy());
   }
 
+  /** A time {@code /proc} gives in clock ticks ({@code /proc/stat}, {@code /proc/<pid>/task/<tid>/stat}). */
+  static Duration fromTicks(long ticks) {
+    return Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND);
+  }
+
   private static Duration cpu(ProcessHandle process) {
     return process.info().totalCpuDuration().orElse(Duration.ZERO);
   }
@@ -82,7 +87,7 @@ public record CpuTimes(Map<String, Duration> byProcess, Map<String, ThreadTimes>
     for (int i : new int[] {1, 2, 3, 6, 7, 8}) {
       ticks += Long.parseLong(f[i]);
     }
-    return Optional.of(Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND));
+    return Optional.of(fromTicks(ticks));
   }
 
   /** CPU time spent since {@code earlier}, per process (and per thread where both samples have them). */

@@ -25,8 +25,6 @@ public record ThreadTimes(Map<Long, Named> byThread) {
   /** A thread's kernel name and CPU time. */
   public record Named(String name, Duration cpu) {}
 
-  /** Linux's USER_HZ, the unit of the times in {@code stat}: 100 on every mainstream kernel build. */
-  private static final long TICKS_PER_SECOND = 100;
   private static final Pattern DIGITS = Pattern.compile("\\d+");
   private static final Pattern JIT_COMPILER = Pattern.compile("C[12] CompilerThre.*");
 
@@ -69,7 +67,7 @@ public record ThreadTimes(Map<Long, Named> byThread) {
     }
     // after the name: state is field 3 of the line, utime 14 and stime 15
     long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-    return Optional.of(new Named(stat.substring(open + 1, close), Duration.ofMillis(ticks * 1000 / TICKS_PER_SECOND)));
+    return Optional.of(new Named(stat.substring(open + 1, close), CpuTimes.fromTicks(ticks)));
   }
 
   /**

@@ -169,7 +169,7 @@ public final class Resender implements AutoCloseable {
         if (watch != null && !watch.resent()) {
           refused.put(message.messageHash(), watch.sinceNanos()); // learned when that verdict comes
         }
-        watched.remove(message.messageHash());
+        watched.remove(message.messageHash()); // after the put: whoever finds the watch gone finds the entry
         log.info("re-send refused, no more re-sends subwallet={} request={} hash={} reason={}", message.subwalletId(),
             message.requestId(), message.messageHash(), rejected.getMessage());
       } else {
