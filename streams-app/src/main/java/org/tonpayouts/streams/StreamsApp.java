@@ -29,6 +29,7 @@ import org.tonpayouts.streams.topology.PayoutTopology;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
 import org.tonpayouts.streams.io.Resender;
+import org.tonpayouts.streams.io.SendLog;
 import org.tonpayouts.streams.io.SendRecorder;
 import org.tonpayouts.streams.wallet.IssuingRound;
 import org.tonpayouts.streams.wallet.WalletIo;
@@ -127,12 +128,13 @@ public final class StreamsApp implements AutoCloseable {
       PayoutMetrics metrics) {
     Subwallets subwallets = new Subwallets(key, config.workchain());
     TransferSigner signer = new TransferSigner(subwallets);
-    Resender resender = new Resender(api, ledger, clock, new Resender.Settings(config.resendAfter(),
+    SendLog sendLog = new SendLog(ledger, clock);
+    Resender resender = new Resender(api, sendLog, clock, new Resender.Settings(config.resendAfter(),
         config.resendInterval()), metrics);
-    SendRecorder sends = new SendRecorder(ledger, resender, metrics, config.seqnoFetchTimeout());
+    SendRecorder sends = new SendRecorder(ledger, sendLog, resender, metrics, config.seqnoFetchTimeout());
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
         config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, sends);
-    WalletIo io = new WalletIo(round, ledger, resender, sends);
+    WalletIo io = new WalletIo(round, ledger, resender, sends, sendLog);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
     RequestRules rules = RequestRules.from(config);
     metrics.batchIncomplete(clock, config.batchIncompleteThreshold());

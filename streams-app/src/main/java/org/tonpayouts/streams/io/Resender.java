@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -14,7 +13,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.LedgerRow;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.Failures;
@@ -32,7 +30,7 @@ import org.tonpayouts.ton.api.TonApi;
  * (at least {@code after}, a few blocks; longer while verdicts take longer), then every
  * {@code every}, and sooner ({@code retry}, doubling up to {@code every}) after a failed send,
  * until it is forgotten (the processor saw a verdict) or its {@code valid_until} passed. One
- * scheduler thread; every re-send is recorded in the ledger (send count) and counted.
+ * scheduler thread; every re-send goes to the {@link SendLog} (the ledger's send count) and is counted.
  *
  * <p>What the delay learns: the time from a message's first send to its verdict, for messages
  * whose verdict belongs to that send. A message re-sent and accepted is left out (Karn's rule: the
@@ -52,7 +50,7 @@ public final class Resender implements AutoCloseable {
   public record Settings(Duration after, Duration every) {}
 
   private final TonApi api;
-  private final Ledger ledger;
+  private final SendLog sendLog;
   private final Clock clock;
   private final Settings settings;
   private final PayoutMetrics metrics;
@@ -78,9 +76,9 @@ public final class Resender implements AutoCloseable {
    */
   private record Watch(ScheduledFuture<?> next, long sinceNanos, boolean resent) {}
 
-  public Resender(TonApi api, Ledger ledger, Clock clock, Settings settings, PayoutMetrics metrics) {
+  public Resender(TonApi api, SendLog sendLog, Clock clock, Settings settings, PayoutMetrics metrics) {
     this.api = api;
-    this.ledger = ledger;
+    this.sendLog = sendLog;
     this.clock = clock;
     this.settings = settings;
     this.metrics = metrics;
@@ -161,7 +159,7 @@ public final class Resender implements AutoCloseable {
         log.info("message re-sent subwallet={} request={} transfer={} seqno={} hash={}", message.subwalletId(),
             message.requestId(), message.transferId(), message.seqno(), message.messageHash());
         schedule(message, settings.every(), FIRST_RETRY, true);
-        recordSent(message);
+        sendLog.sent(message.messageHash());
       } else if (Failures.cause(error) instanceof MessageRejectedException rejected) {
         // The wallet refuses it now (its seqno moved: this message or another of its transfer
         // applied; or valid_until passed): nothing left to re-send, the poller gives the verdict.
@@ -179,14 +177,6 @@ public final class Resender implements AutoCloseable {
         schedule(message, retry, next);
       }
     }, scheduler);
-  }
-
-  private void recordSent(LedgerRow message) {
-    try {
-      ledger.transitions().markSent(List.of(message.messageHash()));
-    } catch (RuntimeException e) {
-      log.warn("re-send not recorded in the ledger hash={} error={}", message.messageHash(), e.toString());
-    }
   }
 
   @Override

@@ -1,7 +1,6 @@
 package org.tonpayouts.streams.io;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -17,8 +16,8 @@ import org.tonpayouts.ton.api.SentMessage;
 /**
  * What the API answered to the issuing rounds' sends, recorded when it answers rather than inside
  * the round: a round ends once its intents are in the ledger and its messages handed to the API,
- * so the next round does not wait for this one's slowest send. Acknowledged sends are marked
- * {@code SENT} in one statement per batch; an unacknowledged one (an error, or no answer within
+ * so the next round does not wait for this one's slowest send. Acknowledged sends go to the
+ * {@link SendLog}, which records them with their verdict; an unacknowledged one (an error, or no answer within
  * {@code timeout}) gets its error noted and stays live, since it may have been delivered
  * (DESIGN.md, safe-retry rule). Either way the {@link Resender} watches the message until the
  * chain decides it.
@@ -29,6 +28,7 @@ public final class SendRecorder implements AutoCloseable {
   private record Answer(LedgerRow row, SentMessage sent, Throwable error) {}
 
   private final Ledger ledger;
+  private final SendLog sendLog;
   private final Resender resender;
   private final PayoutMetrics metrics;
   private final Duration timeout;
@@ -36,8 +36,9 @@ public final class SendRecorder implements AutoCloseable {
   /** Sends handed to the API whose answer has not reached {@link #answers} yet. */
   private final AtomicInteger unanswered = new AtomicInteger();
 
-  public SendRecorder(Ledger ledger, Resender resender, PayoutMetrics metrics, Duration timeout) {
+  public SendRecorder(Ledger ledger, SendLog sendLog, Resender resender, PayoutMetrics metrics, Duration timeout) {
     this.ledger = ledger;
+    this.sendLog = sendLog;
     this.resender = resender;
     this.metrics = metrics;
     this.timeout = timeout;
@@ -56,7 +57,6 @@ public final class SendRecorder implements AutoCloseable {
   }
 
   private void record(List<Answer> batch) {
-    List<String> sent = new ArrayList<>();
     for (Answer answer : batch) {
       LedgerRow row = answer.row();
       if (answer.error() == null) {
@@ -64,7 +64,7 @@ public final class SendRecorder implements AutoCloseable {
           log.warn("API reported another hash subwallet={} ours={} theirs={}", row.subwalletId(), row.messageHash(),
               answer.sent().hash());
         }
-        sent.add(row.messageHash());
+        sendLog.sent(row.messageHash());
         resender.watch(row, true);
         continue;
       }
@@ -81,12 +81,6 @@ public final class SendRecorder implements AutoCloseable {
       } catch (RuntimeException e) {
         log.warn("send error not recorded in the ledger hash={} error={}", row.messageHash(), e.toString());
       }
-    }
-    try {
-      ledger.transitions().markSent(sent);
-    } catch (RuntimeException e) {
-      // the rows stay SIGNED: still live, resumed or re-sent like any other; only the send time is missing
-      log.warn("sends not recorded in the ledger count={} error={}", sent.size(), e.toString());
     }
   }
 

@@ -20,7 +20,8 @@ import org.tonpayouts.schemas.ConfirmationStatus;
  * judgement: the message is live (SIGNED or SENT), its transfer OPEN, and no CONFIRMED message
  * claims the transaction. That is nearly every verdict, and it is exactly what
  * {@link MessageTransitions#confirmIn} would do with them one by one in about eight round trips
- * each: the message CONFIRMED, the transfer SETTLED. Nothing else of the transfer needs closing:
+ * each: the message CONFIRMED (with the sends the API acknowledged, in the same row version), the
+ * transfer SETTLED. Nothing else of the transfer needs closing:
  * the ledger holds one live message per transfer ({@code ton_transactions_live_transfer}).
  *
  * <p>Everything else (an unknown or settled message, a decided transfer, a claimed transaction,
@@ -40,8 +41,9 @@ final class ConfirmBatch {
 
   private static final String CONFIRM_MESSAGES =
       "update ton_transactions m set status = 'CONFIRMED', tx_hash = v.tx, lt = v.lt, utime = v.ut, fee_nano = v.fee,"
-          + " updated_at = ?, settled_at = ?"
-          + " from unnest(?::int8[], ?::text[], ?::int8[], ?::int8[], ?::int8[]) as v(id, tx, lt, ut, fee)"
+          + " updated_at = ?, settled_at = ?, sent_at = coalesce(m.sent_at, v.sent), send_count = m.send_count + v.n"
+          + " from unnest(?::int8[], ?::text[], ?::int8[], ?::int8[], ?::int8[], ?::timestamptz[], ?::int4[])"
+          + " as v(id, tx, lt, ut, fee, sent, n)"
           + " where m.id = v.id and m.status in ('SIGNED', 'SENT')"
           + " returning " + LedgerRows.messageColumns("m");
 
@@ -56,13 +58,14 @@ final class ConfirmBatch {
 
   /**
    * Settles what it can of {@code commands} and says, by position in the list, what became of
-   * each it settled; the others are neither changed nor locked, and go one by one.
+   * each it settled; the others are neither changed nor locked, and go one by one. The settled
+   * messages' {@code sends} not yet in the ledger are recorded in the same statement.
    *
    * @throws SQLException when a statement fails: the caller rolls back to before the call and
    *     takes every verdict one by one
    */
-  static Map<Integer, VerdictResult.Applied> settle(Connection c, List<VerdictCommand> commands, Instant now)
-      throws SQLException {
+  static Map<Integer, VerdictResult.Applied> settle(Connection c, List<VerdictCommand> commands,
+      Map<String, Sends> sends, Instant now) throws SQLException {
     Map<String, Integer> candidates = candidates(commands);
     Map<Integer, VerdictResult.Applied> out = new HashMap<>();
     if (candidates.isEmpty()) {
@@ -91,6 +94,10 @@ final class ConfirmBatch {
       ps.setArray(5, column(c, "int8", locked, r -> byId.get(r.id()).lt()));
       ps.setArray(6, column(c, "int8", locked, r -> byId.get(r.id()).utime()));
       ps.setArray(7, column(c, "int8", locked, r -> byId.get(r.id()).feeNano()));
+      ps.setArray(8, column(c, "timestamptz", locked, r -> sends.containsKey(r.messageHash())
+          ? sends.get(r.messageHash()).first().toString() : null));
+      ps.setArray(9, column(c, "int4", locked, r -> sends.containsKey(r.messageHash())
+          ? sends.get(r.messageHash()).count() : 0));
       confirmed = LedgerSql.read(ps, LedgerRows::message);
     }
     Map<List<String>, TransferRow> settled = new HashMap<>();

@@ -1,10 +1,11 @@
 package org.tonpayouts.streams.ledger;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,25 +41,42 @@ public final class MessageTransitions {
   }
 
   /**
-   * Records that the messages were handed to the API: {@code SIGNED -> SENT}, or one more send of
-   * a {@code SENT} message (re-sending the same BOC is safe). The first send time is kept.
+   * Records sends the API acknowledged: {@code send_count} grows by each message's count,
+   * {@code sent_at} keeps the first, and a {@code SIGNED} message becomes {@code SENT}. A settled
+   * message keeps its status and gets its counts too (an acknowledgement can arrive after the
+   * verdict). Most sends never come here: they are recorded with their verdict ({@link
+   * VerdictRecorder}), which saves a row version per message.
    *
-   * @return how many were live (the others are settled or unknown: do not send them again)
+   * @return how many of the messages the ledger holds
    */
-  public int markSent(Collection<String> messageHashes) {
-    if (messageHashes.isEmpty()) {
+  public int recordSends(Map<String, Sends> sends) {
+    if (sends.isEmpty()) {
       return 0;
     }
-    String[] hashes = messageHashes.stream().map(h -> Checks.hash(h, "messageHash")).toArray(String[]::new);
     Instant now = sql.now();
-    int done = sql.run("mark " + hashes.length + " messages sent", c -> LedgerSql.update(c,
-        "update ton_transactions set status = 'SENT', updated_at = ?, sent_at = coalesce(sent_at, ?),"
-            + " send_count = send_count + 1 where message_hash = any(?) and status in ('SIGNED', 'SENT')",
-        now, now, c.createArrayOf("text", hashes)));
-    if (done < hashes.length) {
-      log.warn("ledger send not recorded for settled or unknown messages count={}", hashes.length - done);
+    int done = sql.run("record sends of " + sends.size() + " messages", c -> recordSendsIn(c, sends, now));
+    if (done < sends.size()) {
+      log.warn("ledger sends not recorded for unknown messages count={}", sends.size() - done);
     }
     return done;
+  }
+
+  static int recordSendsIn(Connection c, Map<String, Sends> sends, Instant now) throws SQLException {
+    if (sends.isEmpty()) {
+      return 0;
+    }
+    List<Map.Entry<String, Sends>> rows = List.copyOf(sends.entrySet());
+    try (PreparedStatement ps = c.prepareStatement(
+        "update ton_transactions m set status = case when m.status = 'SIGNED' then 'SENT' else m.status end,"
+            + " updated_at = case when m.status in ('SIGNED', 'SENT') then ? else m.updated_at end,"
+            + " sent_at = coalesce(m.sent_at, v.at), send_count = m.send_count + v.n"
+            + " from unnest(?::text[], ?::timestamptz[], ?::int4[]) as v(h, at, n) where m.message_hash = v.h")) {
+      ps.setObject(1, LedgerSql.timestamp(now));
+      ps.setArray(2, LedgerSql.column(c, "text", rows, e -> Checks.hash(e.getKey(), "messageHash")));
+      ps.setArray(3, LedgerSql.column(c, "timestamptz", rows, e -> e.getValue().first().toString()));
+      ps.setArray(4, LedgerSql.column(c, "int4", rows, e -> e.getValue().count()));
+      return ps.executeUpdate();
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,18 +33,29 @@ public final class VerdictRecorder {
     this.transfers = transfers;
   }
 
-  /**
-   * Records the verdicts in order and says what became of each.
-   *
-   * @throws LedgerException when the database cannot be used at all: nothing of the batch was recorded
-   */
+  /** {@link #record(List, Map)} with no sends to record. */
   public List<RecordedVerdict> record(List<VerdictCommand> commands) {
-    if (commands.isEmpty()) {
+    return record(commands, Map.of());
+  }
+
+  /**
+   * Records the verdicts in order and says what became of each, with {@code sends} the API
+   * acknowledged that the ledger does not hold yet (by message hash): those of the confirmations
+   * settled together go into the same row versions, the others are recorded first.
+   *
+   * @throws LedgerException when the database cannot be used at all: nothing of the batch was
+   *     recorded, sends included
+   */
+  public List<RecordedVerdict> record(List<VerdictCommand> commands, Map<String, Sends> sends) {
+    if (commands.isEmpty() && sends.isEmpty()) {
       return List.of();
     }
     Instant now = sql.now();
     return sql.transaction("record " + commands.size() + " verdicts", c -> {
-      Map<Integer, VerdictResult.Applied> settled = settleTheClearOnes(c, commands, now);
+      Map<Integer, VerdictResult.Applied> settled = settleTheClearOnes(c, commands, sends, now);
+      Map<String, Sends> unsettled = new HashMap<>(sends);
+      settled.values().forEach(applied -> unsettled.remove(applied.message().messageHash()));
+      recordSendsOf(c, unsettled, now);
       List<RecordedVerdict> out = new ArrayList<>();
       for (int i = 0; i < commands.size(); i++) {
         VerdictCommand command = commands.get(i);
@@ -75,10 +87,10 @@ public final class VerdictRecorder {
    * is taken one by one.
    */
   private static Map<Integer, VerdictResult.Applied> settleTheClearOnes(Connection c, List<VerdictCommand> commands,
-      Instant now) throws SQLException {
+      Map<String, Sends> sends, Instant now) throws SQLException {
     Savepoint savepoint = c.setSavepoint();
     try {
-      Map<Integer, VerdictResult.Applied> settled = ConfirmBatch.settle(c, commands, now);
+      Map<Integer, VerdictResult.Applied> settled = ConfirmBatch.settle(c, commands, sends, now);
       c.releaseSavepoint(savepoint);
       return settled;
     } catch (SQLException | RuntimeException e) {
@@ -86,6 +98,21 @@ public final class VerdictRecorder {
       log.warn("confirmations not settled as a batch, taking them one by one count={} error={}", commands.size(),
           e.toString());
       return Map.of();
+    }
+  }
+
+  /** Sends of the verdicts taken one by one (and of late acknowledgements); a refusal is logged, not fatal to the verdicts. */
+  private static void recordSendsOf(Connection c, Map<String, Sends> sends, Instant now) throws SQLException {
+    if (sends.isEmpty()) {
+      return;
+    }
+    Savepoint savepoint = c.setSavepoint();
+    try {
+      MessageTransitions.recordSendsIn(c, sends, now);
+      c.releaseSavepoint(savepoint);
+    } catch (SQLException | RuntimeException e) {
+      c.rollback(savepoint);
+      log.warn("sends not recorded in the ledger count={} error={}", sends.size(), e.toString());
     }
   }
 

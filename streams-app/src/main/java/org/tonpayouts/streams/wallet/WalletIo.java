@@ -11,10 +11,12 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.io.Batcher;
 import org.tonpayouts.streams.io.Inbox;
 import org.tonpayouts.streams.io.Resender;
+import org.tonpayouts.streams.io.SendLog;
 import org.tonpayouts.streams.io.SendRecorder;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.RecordedVerdict;
+import org.tonpayouts.streams.ledger.Sends;
 import org.tonpayouts.streams.ledger.TransferHistory;
 import org.tonpayouts.streams.ledger.TransferRow;
 import org.tonpayouts.streams.ledger.TransferStatus;
@@ -34,8 +36,8 @@ import org.tonpayouts.streams.ledger.VerdictCommand;
  * overdue transfers in one read). A batch costs a fixed number of round trips whatever its size,
  * and under load batches grow instead of queueing. A wallet is in at most one round at a time:
  * its processor hands it over again only once the outcome came back. The {@link SendRecorder}
- * records the answers to the rounds' sends; the {@link Resender} re-sends messages that got no
- * verdict.
+ * records the answers to the rounds' sends (the acknowledged ones wait in the {@link SendLog} and
+ * are written with their verdicts); the {@link Resender} re-sends messages that got no verdict.
  */
 public final class WalletIo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WalletIo.class);
@@ -49,6 +51,7 @@ public final class WalletIo implements AutoCloseable {
   private final Ledger ledger;
   private final Resender resender;
   private final SendRecorder sends;
+  private final SendLog sendLog;
   private final Batcher<IssueJob> issues;
   private final Batcher<VerdictJob> verdicts;
   private final Batcher<RecheckJob> rechecks;
@@ -59,11 +62,12 @@ public final class WalletIo implements AutoCloseable {
 
   private record RecheckJob(TransferRef ref, Inbox inbox, Consumer<TransferHistory> then) {}
 
-  public WalletIo(IssuingRound round, Ledger ledger, Resender resender, SendRecorder sends) {
+  public WalletIo(IssuingRound round, Ledger ledger, Resender resender, SendRecorder sends, SendLog sendLog) {
     this.round = round;
     this.ledger = ledger;
     this.resender = resender;
     this.sends = sends;
+    this.sendLog = sendLog;
     this.issues = new Batcher<>("payout-issuer", CONCURRENT_ROUNDS, this::issueRound, jobs -> jobs.forEach(j -> deliver(j,
         new IssueOutcome.Deferred(j.task(), "issuing round failed: see the log"))));
     this.verdicts = new Batcher<>("payout-verdicts", this::recordVerdicts, jobs -> jobs.forEach(j -> j.inbox()
@@ -138,8 +142,17 @@ public final class WalletIo implements AutoCloseable {
     job.inbox().deliver(() -> job.then().accept(outcome));
   }
 
+  /** The batch's verdicts in one transaction, with the sends of their messages the ledger does not hold yet. */
   private void recordVerdicts(List<VerdictJob> jobs) {
-    List<RecordedVerdict> recorded = ledger.verdicts().record(jobs.stream().map(VerdictJob::command).toList());
+    List<VerdictCommand> commands = jobs.stream().map(VerdictJob::command).toList();
+    Map<String, Sends> sent = sendLog.take(commands.stream().map(c -> c.verdict().messageHash()).toList());
+    List<RecordedVerdict> recorded;
+    try {
+      recorded = ledger.verdicts().record(commands, sent);
+    } catch (RuntimeException e) {
+      sendLog.giveBack(sent);
+      throw e;
+    }
     for (int i = 0; i < jobs.size(); i++) {
       VerdictJob job = jobs.get(i);
       RecordedVerdict result = recorded.get(i);
@@ -171,5 +184,6 @@ public final class WalletIo implements AutoCloseable {
     rechecks.close();
     sends.close();
     resender.close();
+    sendLog.close();
   }
 }

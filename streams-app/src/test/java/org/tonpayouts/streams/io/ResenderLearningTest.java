@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,7 @@ class ResenderLearningTest {
   private static DataSource database;
   private static Ledger ledger;
   private PayoutMetrics metrics;
+  private SendLog sendLog;
   private Resender resender;
 
   @BeforeAll
@@ -67,7 +69,15 @@ class ResenderLearningTest {
   @BeforeEach
   void resender() {
     metrics = PayoutMetrics.inMemory();
-    resender = new Resender(api, ledger, Clock.systemUTC(), new Resender.Settings(MIN, Duration.ofSeconds(1)), metrics);
+    // a short hold: a re-send that gets no verdict reaches the ledger on its own, as the second test awaits
+    sendLog = new SendLog(ledger, Clock.systemUTC(), Duration.ofMillis(50));
+    resender = new Resender(api, sendLog, Clock.systemUTC(), new Resender.Settings(MIN, Duration.ofSeconds(1)), metrics);
+  }
+
+  @AfterEach
+  void stopResender() {
+    resender.close();
+    sendLog.close();
   }
 
   @Test

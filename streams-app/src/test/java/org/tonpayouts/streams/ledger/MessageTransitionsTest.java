@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,18 +59,36 @@ class MessageTransitionsTest {
   void shouldRecordSendsKeepTheFirstSendTimeAndNoteErrorsWithoutChangingTheStatus() {
     Intent intent = record("req-1", 1, 7, "m1");
 
-    assertThat(transitions.markSent(List.of(intent.messageHash()))).isEqualTo(1);
     Instant firstSend = db.clock.instant();
+    assertThat(transitions.recordSends(Map.of(intent.messageHash(), new Sends(firstSend, 2)))).isEqualTo(1);
     db.clock.advance(Duration.ofSeconds(5));
-    assertThat(transitions.markSent(List.of(intent.messageHash(), hash("unknown")))).isEqualTo(1);
+    assertThat(transitions.recordSends(Map.of(intent.messageHash(), Sends.one(db.clock.instant()),
+        hash("unknown"), Sends.one(db.clock.instant())))).isEqualTo(1);
     assertThat(transitions.recordError(intent.messageHash(), "HTTP 502")).isTrue();
 
     LedgerRow row = ledger.queries().findByMessageHash(intent.messageHash()).orElseThrow();
     assertThat(row.status()).isEqualTo(LedgerStatus.SENT);
     assertThat(row.sentAt()).isEqualTo(firstSend);
-    assertThat(row.sendCount()).isEqualTo(2);
+    assertThat(row.sendCount()).isEqualTo(3);
     assertThat(row.errorCount()).isEqualTo(1);
     assertThat(row.lastError()).isEqualTo("HTTP 502");
+  }
+
+  @Test
+  void shouldCountASendAcknowledgedAfterTheVerdictWithoutMovingTheStatus() {
+    Intent intent = record("req-1", 1, 7, "m1");
+    assertThat(transitions.confirm(intent.messageHash(), hash("tx-1"), 42L, 1_700L, 2_000L))
+        .isInstanceOf(VerdictResult.Applied.class);
+    Instant settledAt = ledger.queries().findByMessageHash(intent.messageHash()).orElseThrow().updatedAt();
+    db.clock.advance(Duration.ofSeconds(1));
+
+    assertThat(transitions.recordSends(Map.of(intent.messageHash(), Sends.one(db.clock.instant())))).isEqualTo(1);
+
+    LedgerRow row = ledger.queries().findByMessageHash(intent.messageHash()).orElseThrow();
+    assertThat(row.status()).isEqualTo(LedgerStatus.CONFIRMED);
+    assertThat(row.sendCount()).isEqualTo(1);
+    assertThat(row.sentAt()).isEqualTo(db.clock.instant());
+    assertThat(row.updatedAt()).as("a settled row's last change is its verdict").isEqualTo(settledAt);
   }
 
   @Test
@@ -114,7 +133,7 @@ class MessageTransitionsTest {
     Intent first = record("req-1", 1, 7, "attempt-1");
     assertThat(transitions.expire(first.messageHash(), validUntil(first))).isInstanceOf(VerdictResult.Applied.class);
     Intent second = record("req-1", 2, 7, "attempt-2");
-    transitions.markSent(List.of(second.messageHash()));
+    transitions.recordSends(Map.of(second.messageHash(), Sends.one(db.clock.instant())));
 
     VerdictResult result = transitions.confirm(first.messageHash(), hash("tx-1"), 42L, null, null);
 
@@ -156,7 +175,7 @@ class MessageTransitionsTest {
   @Test
   void shouldClaimNothingWhenAMessageTheLedgerNeverRecordedPaidTheTransfer() throws SQLException {
     Intent ours = record("req-1", 1, 7, "m1");
-    transitions.markSent(List.of(ours.messageHash()));
+    transitions.recordSends(Map.of(ours.messageHash(), Sends.one(db.clock.instant())));
     Confirmation recovered = Confirmation.of("req-1", "t-0", LedgerFixture.SUBWALLET, hash("someone-else"), 7,
         ConfirmationStatus.CONFIRMED, hash("tx-1"), 42L, 1_700L, 2_000L,
         "recovered by destination and amount", db.clock.instant());

@@ -6,7 +6,10 @@ import static org.tonpayouts.streams.ledger.LedgerFixture.WALLET;
 import static org.tonpayouts.streams.ledger.LedgerFixture.hash;
 
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,7 +69,8 @@ class VerdictRecorderTest {
     Intent a = record("req-a", 1, 7, "a");
     Intent b = record("req-b", 1, 8, "b");
     Intent c = record("req-c", 1, 9, "c");
-    ledger.transitions().markSent(List.of(a.messageHash(), c.messageHash()));
+    ledger.transitions().recordSends(Map.of(a.messageHash(), Sends.one(db.clock.instant()),
+        c.messageHash(), Sends.one(db.clock.instant())));
     Intent single = record("req-d", 1, 10, "d");
     VerdictResult oneByOne = ledger.transitions().confirm(single.messageHash(), hash("tx-d"), 40L, 1_700L, 2_000L);
 
@@ -101,6 +105,32 @@ class VerdictRecorderTest {
         .ignoringFields("requestId", "seqno", "messageHash", "txHash")
         .isEqualTo(single1.transfer());
     assertThat(ledger.audit().forRequest("req-a")).isEmpty();
+  }
+
+  @Test
+  void shouldRecordTheSendsOfEveryVerdictOfTheBatchInTheSameTransaction() {
+    Intent clear = record("req-clear", 1, 7, "clear");
+    Intent expired = record("req-expired", 1, 8, "expired");
+    Intent noSends = record("req-quiet", 1, 9, "quiet");
+    Intent verdictLater = record("req-later", 1, 10, "later");
+    Instant firstSend = db.clock.instant();
+    db.clock.advance(Duration.ofSeconds(2));
+
+    List<RecordedVerdict> recorded = ledger.verdicts().record(List.of(confirmed(clear, hash("tx-clear"), 41L),
+        command(expired, ConfirmationStatus.EXPIRED, null, null), confirmed(noSends, hash("tx-quiet"), 42L)),
+        Map.of(clear.messageHash(), new Sends(firstSend, 2), expired.messageHash(), Sends.one(firstSend),
+            verdictLater.messageHash(), Sends.one(firstSend)));
+
+    assertThat(recorded).map(VerdictRecorderTest::result).allSatisfy(r -> assertThat(r)
+        .isInstanceOf(VerdictResult.Applied.class));
+    assertThat(List.of(clear, expired, noSends, verdictLater))
+        .map(i -> ledger.queries().findByMessageHash(i.messageHash()).orElseThrow())
+        .extracting(LedgerRow::status, LedgerRow::sendCount, LedgerRow::sentAt)
+        .containsExactly(
+            tuple(LedgerStatus.CONFIRMED, 2, firstSend), // settled with the batch, sends in the same row version
+            tuple(LedgerStatus.EXPIRED, 1, firstSend), // judged one by one, sends recorded first
+            tuple(LedgerStatus.CONFIRMED, 0, null),
+            tuple(LedgerStatus.SENT, 1, firstSend)); // its verdict is yet to come
   }
 
   @Test
@@ -164,7 +194,7 @@ class VerdictRecorderTest {
 
     try (java.sql.Connection c = db.dataSource.getConnection()) {
       c.setAutoCommit(false);
-      var taken = ConfirmBatch.settle(c, commands, db.clock.instant());
+      var taken = ConfirmBatch.settle(c, commands, Map.of(), db.clock.instant());
       c.rollback();
 
       assertThat(taken).containsOnlyKeys(0);

@@ -90,8 +90,11 @@ class WalletTxProcessorTest {
         .containsExactly("r1/payout=SETTLED", "r1/fee=SETTLED", "r2/payout=SETTLED", "r3/payout=SETTLED");
     assertThat(h.devnet.balance(recipient(1))).isEqualTo(2 * TON);
     assertThat(h.devnet.balance(recipient(4))).isEqualTo(4 * TON);
-    assertThat(h.ledger.queries().attempts("r1", "payout")).singleElement()
-        .satisfies(row -> assertThat(row.status()).isEqualTo(LedgerStatus.CONFIRMED));
+    assertThat(h.ledger.queries().attempts("r1", "payout")).singleElement().satisfies(row -> {
+      assertThat(row.status()).isEqualTo(LedgerStatus.CONFIRMED);
+      assertThat(row.sendCount()).as("the send, recorded with the verdict").isEqualTo(1);
+      assertThat(row.sentAt()).isNotNull();
+    });
     assertThat(issue()).isEmpty();
     assertThat(h.rejected.isEmpty()).isTrue();
   }
