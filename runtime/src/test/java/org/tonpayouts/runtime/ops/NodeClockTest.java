@@ -61,6 +61,21 @@ class NodeClockTest {
   }
 
   @Test
+  void shouldAskAgainAtStartWhileTheNodeSaysNotNow() {
+    long limited = devnet.faults().counts().rateLimited();
+    try (TonApiClient patient = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withMaxReadAttempts(1))) {
+      devnet.faults().rateLimitNext(2); // more than the client's own retries (one attempt here)
+
+      NodeClock.Reading reading = nodeClock(patient, devnet.baseUrl(), Clock.systemUTC()).verify();
+
+      assertThat(reading.withinLimit()).isTrue();
+      assertThat(devnet.faults().counts().rateLimited() - limited).as("both 429s answered, then a reading").isEqualTo(2);
+    } finally {
+      devnet.faults().clear();
+    }
+  }
+
+  @Test
   void shouldNameTheUrlAndTheCauseWhenTheNodeCannotBeReached() throws IOException {
     int closedPort;
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
