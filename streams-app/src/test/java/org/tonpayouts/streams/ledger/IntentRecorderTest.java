@@ -23,10 +23,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
@@ -40,24 +38,9 @@ import org.tonpayouts.ton.address.TonAddress;
  * transfer, attempts counted and capped, request ids unique across wallets, and races.
  */
 class IntentRecorderTest {
-  private static LedgerFixture db;
-  private Ledger ledger;
-
-  @BeforeAll
-  static void database() {
-    db = new LedgerFixture(IntentRecorderTest.class);
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  @BeforeEach
-  void emptyLedger() throws SQLException {
-    db.empty();
-    ledger = db.ledger;
-  }
+  @RegisterExtension
+  static final LedgerFixture db = new LedgerFixture(IntentRecorderTest.class);
+  private final Ledger ledger = db.ledger;
 
   private static Refused refused(RecordResult result) {
     assertThat(result).isInstanceOf(Refused.class);

@@ -13,6 +13,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
 import org.tonpayouts.schemas.PayoutRequest;
@@ -20,8 +23,12 @@ import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
 import org.tonpayouts.devnet.ManualClock;
 
-/** A fresh ledger database per test class, with request, intent and SQL helpers for the ledger tests. */
-final class LedgerFixture {
+/**
+ * A fresh ledger database per test class, with request, intent and SQL helpers for the ledger
+ * tests. Registered as an extension ({@code @RegisterExtension static final LedgerFixture db}), it
+ * empties the ledger's tables before each test and closes the pool after the class.
+ */
+final class LedgerFixture implements BeforeEachCallback, AfterAllCallback {
   static final Instant START = Instant.parse("2026-01-01T12:00:00Z");
   static final Duration TTL = Duration.ofSeconds(60);
   static final long SUBWALLET = 698983191L;
@@ -49,6 +56,16 @@ final class LedgerFixture {
 
   void close() {
     dataSource.close();
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) throws SQLException {
+    empty();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
   }
 
   /** A request of {@code transfers} transfers of 1.5 TON each to {@link #DESTINATION}, ids t-0, t-1... */

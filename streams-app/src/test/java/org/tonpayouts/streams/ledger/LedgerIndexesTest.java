@@ -8,9 +8,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The lookups every transfer makes can be served by an index, whatever the ledger's size: with
@@ -19,17 +18,8 @@ import org.junit.jupiter.api.Test;
  * without one costs O(ledger) per issuing round.
  */
 class LedgerIndexesTest {
-  private static LedgerFixture db;
-
-  @BeforeAll
-  static void database() {
-    db = new LedgerFixture(LedgerIndexesTest.class);
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
+  @RegisterExtension
+  static final LedgerFixture db = new LedgerFixture(LedgerIndexesTest.class);
 
   private static List<String> plan(String sql) throws SQLException {
     List<String> lines = new ArrayList<>();

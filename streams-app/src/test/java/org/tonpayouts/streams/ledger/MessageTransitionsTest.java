@@ -11,10 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 
@@ -24,26 +22,10 @@ import org.tonpayouts.schemas.ConfirmationStatus;
  * transfer once; contradictions are audited, never applied.
  */
 class MessageTransitionsTest {
-  private static LedgerFixture db;
-  private Ledger ledger;
-  private MessageTransitions transitions;
-
-  @BeforeAll
-  static void database() {
-    db = new LedgerFixture(MessageTransitionsTest.class);
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  @BeforeEach
-  void emptyLedger() throws SQLException {
-    db.empty();
-    ledger = db.ledger;
-    transitions = ledger.transitions();
-  }
+  @RegisterExtension
+  static final LedgerFixture db = new LedgerFixture(MessageTransitionsTest.class);
+  private final Ledger ledger = db.ledger;
+  private final MessageTransitions transitions = ledger.transitions();
 
   private Intent record(String requestId, int attempt, long seqno, String seed) {
     Intent intent = db.intent(requestId, attempt, seqno, seed);

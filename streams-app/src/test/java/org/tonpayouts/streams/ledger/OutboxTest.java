@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.AuditRecord;
 import org.tonpayouts.streams.ledger.AuditEvent.Level;
 import org.tonpayouts.streams.ledger.AuditEvent.Type;
@@ -25,24 +22,9 @@ import org.tonpayouts.streams.ledger.AuditEvent.Type;
  * marked one by one, not behind a watermark); two publishers never take the same rows at once.
  */
 class OutboxTest {
-  private static LedgerFixture db;
-  private Ledger ledger;
-
-  @BeforeAll
-  static void database() {
-    db = new LedgerFixture(OutboxTest.class);
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  @BeforeEach
-  void emptyLedger() throws SQLException {
-    db.empty();
-    ledger = db.ledger;
-  }
+  @RegisterExtension
+  static final LedgerFixture db = new LedgerFixture(OutboxTest.class);
+  private final Ledger ledger = db.ledger;
 
   private AuditEvent record(String detail) {
     return ledger.audit().record(AuditEvent.aboutWallet(LedgerFixture.SUBWALLET, LedgerFixture.WALLET, 3L,

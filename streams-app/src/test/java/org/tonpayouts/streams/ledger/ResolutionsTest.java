@@ -7,10 +7,9 @@ import static org.tonpayouts.streams.ledger.LedgerFixture.hash;
 
 import java.sql.SQLException;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
@@ -26,24 +25,13 @@ import org.tonpayouts.streams.ledger.ResolutionResult.Resolved;
  */
 class ResolutionsTest {
   private static final String TX = hash("the paying transaction");
-  private static LedgerFixture db;
-  private Ledger ledger;
-
-  @BeforeAll
-  static void database() {
-    db = new LedgerFixture(ResolutionsTest.class);
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
+  @RegisterExtension
+  static final LedgerFixture db = new LedgerFixture(ResolutionsTest.class);
+  private final Ledger ledger = db.ledger;
 
   @BeforeEach
-  void emptyLedger() throws SQLException {
-    db.empty();
+  void emptyOutbox() throws SQLException {
     db.execute("truncate settlement_outbox");
-    ledger = db.ledger;
   }
 
   /** A transfer whose message was flagged RECONCILIATION_REQUIRED by the chain poller. */

@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.tonpayouts.streams.ledger.LedgerFixture.hash;
 
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.streams.io.SendLog;
 
 /**
@@ -22,24 +19,9 @@ import org.tonpayouts.streams.io.SendLog;
  */
 class SendLogTest {
   private static final Duration LONG = Duration.ofHours(1);
-  private static LedgerFixture db;
-  private Ledger ledger;
-
-  @BeforeAll
-  static void database() {
-    db = new LedgerFixture(SendLogTest.class);
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  @BeforeEach
-  void emptyLedger() throws SQLException {
-    db.empty();
-    ledger = db.ledger;
-  }
+  @RegisterExtension
+  static final LedgerFixture db = new LedgerFixture(SendLogTest.class);
+  private final Ledger ledger = db.ledger;
 
   private Intent record(String requestId, long seqno) {
     Intent intent = db.intent(requestId, 1, seqno, requestId);

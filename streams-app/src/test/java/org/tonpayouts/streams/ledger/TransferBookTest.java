@@ -10,13 +10,10 @@ import static org.tonpayouts.streams.ledger.LedgerFixture.WALLET;
 import static org.tonpayouts.streams.ledger.LedgerFixture.hash;
 import static org.tonpayouts.streams.ledger.LedgerFixture.request;
 
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 
@@ -26,24 +23,9 @@ import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
  */
 class TransferBookTest {
   private static final String ORIGIN = "payout.requests-0@1";
-  private static LedgerFixture db;
-  private Ledger ledger;
-
-  @BeforeAll
-  static void database() {
-    db = new LedgerFixture(TransferBookTest.class);
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  @BeforeEach
-  void emptyLedger() throws SQLException {
-    db.empty();
-    ledger = db.ledger;
-  }
+  @RegisterExtension
+  static final LedgerFixture db = new LedgerFixture(TransferBookTest.class);
+  private final Ledger ledger = db.ledger;
 
   @Test
   void shouldHaveMigratedToTheLatestSchemaOnce() throws Exception {

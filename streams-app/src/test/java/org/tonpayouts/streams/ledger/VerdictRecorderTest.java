@@ -10,10 +10,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 
@@ -23,24 +21,9 @@ import org.tonpayouts.schemas.ConfirmationStatus;
  * is judged one by one in its order, and a batch the database refuses falls back to one by one.
  */
 class VerdictRecorderTest {
-  private static LedgerFixture db;
-  private Ledger ledger;
-
-  @BeforeAll
-  static void database() {
-    db = new LedgerFixture(VerdictRecorderTest.class);
-  }
-
-  @AfterAll
-  static void close() {
-    db.close();
-  }
-
-  @BeforeEach
-  void emptyLedger() throws SQLException {
-    db.empty();
-    ledger = db.ledger;
-  }
+  @RegisterExtension
+  static final LedgerFixture db = new LedgerFixture(VerdictRecorderTest.class);
+  private final Ledger ledger = db.ledger;
 
   private Intent record(String requestId, int attempt, long seqno, String seed) {
     Intent intent = db.intent(requestId, attempt, seqno, seed);
