@@ -17,8 +17,8 @@ import org.tonpayouts.ton.api.SentMessage;
  * What the API answered to the issuing rounds' sends, recorded when it answers rather than inside
  * the round: a round ends once its intents are in the ledger and its messages handed to the API,
  * so the next round does not wait for this one's slowest send. Acknowledged sends go to the
- * {@link SendLog}, which records them with their verdict; an unacknowledged one (an error, or no answer within
- * {@code timeout}) gets its error noted and stays live, since it may have been delivered
+ * {@link SendLog}, which records them with their verdict; an unacknowledged one (an error, or no
+ * answer within {@code timeout}) gets its error noted and stays live, since it may have been delivered
  * (DESIGN.md, safe-retry rule). Either way the {@link Resender} watches the message until the
  * chain decides it.
  */

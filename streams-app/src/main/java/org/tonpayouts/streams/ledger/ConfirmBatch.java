@@ -94,10 +94,8 @@ final class ConfirmBatch {
       ps.setArray(5, column(c, "int8", locked, r -> byId.get(r.id()).lt()));
       ps.setArray(6, column(c, "int8", locked, r -> byId.get(r.id()).utime()));
       ps.setArray(7, column(c, "int8", locked, r -> byId.get(r.id()).feeNano()));
-      ps.setArray(8, column(c, "timestamptz", locked, r -> sends.containsKey(r.messageHash())
-          ? sends.get(r.messageHash()).first().toString() : null));
-      ps.setArray(9, column(c, "int4", locked, r -> sends.containsKey(r.messageHash())
-          ? sends.get(r.messageHash()).count() : 0));
+      ps.setArray(8, column(c, "timestamptz", locked, r -> Sends.firstOf(sends.get(r.messageHash()))));
+      ps.setArray(9, column(c, "int4", locked, r -> Sends.countOf(sends.get(r.messageHash()))));
       confirmed = LedgerSql.read(ps, LedgerRows::message);
     }
     Map<List<String>, TransferRow> settled = new HashMap<>();

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
@@ -88,6 +89,23 @@ final class LedgerSql {
       }
     } catch (SQLException e) {
       throw new LedgerException("could not " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs {@code work} behind a savepoint of the caller's transaction: when it fails, only what it
+   * wrote is undone, and {@code onFailure} says what to return instead (the transaction goes on).
+   */
+  static <T> T orUndone(Connection c, SqlWork<T> work, Function<Exception, T> onFailure)
+      throws SQLException {
+    Savepoint savepoint = c.setSavepoint();
+    try {
+      T result = work.apply(c);
+      c.releaseSavepoint(savepoint);
+      return result;
+    } catch (SQLException | RuntimeException e) {
+      c.rollback(savepoint);
+      return onFailure.apply(e);
     }
   }
 

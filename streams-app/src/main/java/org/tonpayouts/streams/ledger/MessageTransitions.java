@@ -73,8 +73,8 @@ public final class MessageTransitions {
             + " from unnest(?::text[], ?::timestamptz[], ?::int4[]) as v(h, at, n) where m.message_hash = v.h")) {
       ps.setObject(1, LedgerSql.timestamp(now));
       ps.setArray(2, LedgerSql.column(c, "text", rows, e -> Checks.hash(e.getKey(), "messageHash")));
-      ps.setArray(3, LedgerSql.column(c, "timestamptz", rows, e -> e.getValue().first().toString()));
-      ps.setArray(4, LedgerSql.column(c, "int4", rows, e -> e.getValue().count()));
+      ps.setArray(3, LedgerSql.column(c, "timestamptz", rows, e -> Sends.firstOf(e.getValue())));
+      ps.setArray(4, LedgerSql.column(c, "int4", rows, e -> Sends.countOf(e.getValue())));
       return ps.executeUpdate();
     }
   }

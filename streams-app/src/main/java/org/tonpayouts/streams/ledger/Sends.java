@@ -24,7 +24,17 @@ public record Sends(Instant first, int count) {
     return new Sends(at, 1);
   }
 
-  /** These sends and {@code other}'s: the earlier first, the counts added. */
+  /** The first send's time as SQL text for an array parameter; null for no sends. */
+  static String firstOf(Sends sends) {
+    return sends == null ? null : sends.first.toString();
+  }
+
+  /** How many sends; 0 for none. */
+  static int countOf(Sends sends) {
+    return sends == null ? 0 : sends.count;
+  }
+
+  /** These sends and {@code other}'s  /** These sends and {@code other}'s: the earlier first, the counts added. */
   public Sends and(Sends other) {
     return new Sends(first.isBefore(other.first) ? first : other.first, count + other.count);
   }

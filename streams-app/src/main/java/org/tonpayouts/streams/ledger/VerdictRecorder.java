@@ -2,7 +2,6 @@ package org.tonpayouts.streams.ledger;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -65,17 +64,12 @@ public final class VerdictRecorder {
           out.add(new RecordedVerdict.OnMessage(command, applied, List.of()));
           continue;
         }
-        Savepoint savepoint = c.setSavepoint();
-        try {
-          out.add(recordOne(c, command, now));
-          c.releaseSavepoint(savepoint);
-        } catch (SQLException | RuntimeException e) {
-          c.rollback(savepoint);
+        out.add(LedgerSql.orUndone(c, conn -> recordOne(conn, command, now), e -> {
           log.warn("verdict not recorded, will be retried request={} transfer={} hash={} status={} error={}",
               command.verdict().requestId(), command.verdict().transferId(), command.verdict().messageHash(),
               command.verdict().status(), e.toString());
-          out.add(new RecordedVerdict.Failed(command, e.getMessage() == null ? e.toString() : e.getMessage()));
-        }
+          return new RecordedVerdict.Failed(command, e.getMessage() == null ? e.toString() : e.getMessage());
+        }));
       }
       return out;
     });
@@ -88,32 +82,25 @@ public final class VerdictRecorder {
    */
   private static Map<Integer, VerdictResult.Applied> settleTheClearOnes(Connection c, List<VerdictCommand> commands,
       Map<String, Sends> sends, Instant now) throws SQLException {
-    Savepoint savepoint = c.setSavepoint();
-    try {
-      Map<Integer, VerdictResult.Applied> settled = ConfirmBatch.settle(c, commands, sends, now);
-      c.releaseSavepoint(savepoint);
-      return settled;
-    } catch (SQLException | RuntimeException e) {
-      c.rollback(savepoint);
+    return LedgerSql.orUndone(c, conn -> ConfirmBatch.settle(conn, commands, sends, now), e -> {
       log.warn("confirmations not settled as a batch, taking them one by one count={} error={}", commands.size(),
           e.toString());
       return Map.of();
-    }
+    });
   }
 
-  /** Sends of the verdicts taken one by one (and of late acknowledgements); a refusal is logged, not fatal to the verdicts. */
+  /**
+   * Sends of the verdicts taken one by one (and of late acknowledgements); a refusal is logged,
+   * not fatal to the verdicts.
+   */
   private static void recordSendsOf(Connection c, Map<String, Sends> sends, Instant now) throws SQLException {
     if (sends.isEmpty()) {
       return;
     }
-    Savepoint savepoint = c.setSavepoint();
-    try {
-      MessageTransitions.recordSendsIn(c, sends, now);
-      c.releaseSavepoint(savepoint);
-    } catch (SQLException | RuntimeException e) {
-      c.rollback(savepoint);
+    LedgerSql.orUndone(c, conn -> MessageTransitions.recordSendsIn(conn, sends, now), e -> {
       log.warn("sends not recorded in the ledger count={} error={}", sends.size(), e.toString());
-    }
+      return 0;
+    });
   }
 
   private RecordedVerdict recordOne(Connection c, VerdictCommand command, Instant now) throws SQLException {
