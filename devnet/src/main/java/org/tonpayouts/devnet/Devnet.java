@@ -151,6 +151,14 @@ public final class Devnet implements AutoCloseable {
     chain.foreignTransfer(wallet, destination, amount, comment, false);
   }
 
+  /**
+   * A chain fault: every bounce is delivered {@code blocks} blocks after the block that made it
+   * instead of in the same block (0 restores that), as on mainnet, where a bounce crosses shards.
+   */
+  public void delayBounces(int blocks) {
+    chain.delayBounces(blocks);
+  }
+
   public long masterchainSeqno() {
     return chain.lastBlock().seqno();
   }

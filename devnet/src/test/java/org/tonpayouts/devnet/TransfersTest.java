@@ -103,6 +103,32 @@ class TransfersTest {
   }
 
   @Test
+  void shouldDeliverABounceTheConfiguredNumberOfBlocksLaterWhenBouncesAreDelayed() {
+    start(Duration.ZERO);
+    TonAddress nobody = TestWallet.someAddress(5);
+    devnet.fund(wallet.address, 5 * TON);
+    devnet.delayBounces(3);
+    assertThat(send(wallet.sign(0, inAMinute(), new TransferOrder(nobody, TON, "to nobody", true)).boc()).status())
+        .isEqualTo(200);
+
+    long paidIn = devnet.produceBlock().seqno();
+    devnet.produceBlock();
+    devnet.produceBlock();
+    assertThat(devnet.transactions(wallet.address)).as("the faucet's and the payout's; the bounce is on its way")
+        .hasSize(2);
+    assertThat(devnet.transactions(nobody)).singleElement()
+        .satisfies(tx -> assertThat(tx.outMsgs()).singleElement().satisfies(m -> assertThat(m.bounced()).isTrue()));
+
+    long backIn = devnet.produceBlock().seqno();
+
+    assertThat(backIn).isEqualTo(paidIn + 3);
+    assertThat(devnet.transactions(wallet.address)).hasSize(3).last()
+        .satisfies(tx -> assertThat(tx.inMsg().bounced()).isTrue());
+    assertThat(devnet.balance(wallet.address))
+        .isEqualTo(5 * TON - Fees.COMPUTE_FEE - Fees.FORWARD_FEE - Fees.BOUNCE_FEE - Fees.RECEIVE_FEE);
+  }
+
+  @Test
   void shouldBounceABounceableTransferToAnAccountThatCannotTakeIt() {
     start(Duration.ofMillis(50));
     TonAddress nobody = TestWallet.someAddress(4);

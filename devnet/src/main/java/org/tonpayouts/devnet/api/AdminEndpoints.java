@@ -20,7 +20,8 @@ import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * devnet's own endpoints under {@code /admin/}: funding, fault settings (of the default node, or
- * of {@code ?node=<name>}), foreign transfers, a state summary and manual blocks. Answers use
+ * of {@code ?node=<name>}), foreign transfers, the chain's bounce delay, a state summary and
+ * manual blocks. Answers use
  * toncenter's envelope; fields are snake_case except the fault settings and counts, which are the
  * {@link Faults.Settings} and {@link Faults.Counts} records as JSON.
  */
@@ -43,6 +44,7 @@ final class AdminEndpoints {
       case "fund" -> requirePost(post, path, () -> fund(params));
       case "faults" -> post ? replaceFaults(params.optional("node"), body) : faultsJson(knownNode(params.optional("node")));
       case "foreign-transfer" -> requirePost(post, path, () -> foreignTransfer(params));
+      case "bounce-delay" -> requirePost(post, path, () -> bounceDelay(params));
       case "state" -> state();
       case "block" -> requirePost(post, path, () -> block(chain.produceBlock()));
       default -> throw new ApiException(404, "Not Found");
@@ -85,6 +87,21 @@ final class AdminEndpoints {
     ObjectNode n = JSON.objectNode();
     n.put("queued", true);
     n.put("block", chain.lastBlock().seqno() + 1);
+    return n;
+  }
+
+  /** {@code POST /admin/bounce-delay?blocks=N}: bounces arrive N blocks after the block that made them. */
+  private JsonNode bounceDelay(Params params) {
+    Long blocks = params.optionalLong("blocks");
+    if (blocks == null) {
+      throw ApiException.validation("field required: blocks");
+    }
+    if (blocks < 0 || blocks > 1_000) {
+      throw new ApiException(400, "blocks must be 0..1000, got " + blocks);
+    }
+    chain.delayBounces(blocks.intValue());
+    ObjectNode n = JSON.objectNode();
+    n.put("bounce_delay_blocks", blocks);
     return n;
   }
 

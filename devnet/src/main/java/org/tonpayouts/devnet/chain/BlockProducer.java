@@ -1,6 +1,8 @@
 package org.tonpayouts.devnet.chain;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +30,12 @@ final class BlockProducer {
   private final BlockIndex index;
   private final TransactionRecorder recorder;
   private final ChainCounters counters;
+  /** Bounces held back for a later block ({@link #delayBounces}), in the order they were made. */
+  private final Deque<Delayed> delayedBounces = new ArrayDeque<>();
+  private int bounceDelayBlocks;
+
+  /** A bounced message and the block that delivers it. */
+  private record Delayed(DevnetMessage message, long dueBlock) {}
 
   BlockProducer(AccountStore accounts, Mempool mempool, Blocks blocks, BlockIndex index, TransactionRecorder recorder,
                 ChainCounters counters) {
@@ -48,6 +56,9 @@ final class BlockProducer {
 
     for (ForeignTransfer transfer : mempool.takeForeign()) {
       applyForeign(build, transfer);
+    }
+    while (!delayedBounces.isEmpty() && delayedBounces.peekFirst().dueBlock() <= build.seqno) {
+      build.internal.addLast(delayedBounces.pollFirst().message());
     }
     mempool.process(pending -> {
       Outcome outcome = applyExternal(build, pending);
@@ -70,6 +81,18 @@ final class BlockProducer {
           mempool.size(), (System.nanoTime() - started) / 1_000_000);
     }
     return block;
+  }
+
+  /**
+   * Delivers every bounce {@code blocks} blocks after the block that made it (0: in the same
+   * block), as on mainnet, where a bounce crosses shards and can take several blocks: a payout's
+   * bounce may then come after the wallet's next payouts. Bounces already held keep their block.
+   */
+  void delayBounces(int blocks) {
+    if (blocks < 0) {
+      throw new IllegalArgumentException("bounce delay must be >= 0 blocks, got " + blocks);
+    }
+    bounceDelayBlocks = blocks;
   }
 
   // ---- external messages --------------------------------------------------------------------
@@ -200,7 +223,11 @@ final class BlockProducer {
           false, true, Fees.BOUNCE_FEE, recorder.nextLt(), build.utime, ChainMessages.bouncedBody(msg.body()), null);
       recorder.record(build, account, orig, txLt, msg, List.of(bounced), Fees.BOUNCE_FEE,
           TransactionPhases.bounced(msg, bounced), "bounced: account is " + account.state.name().toLowerCase() + " and the message is bounceable");
-      build.internal.addLast(bounced);
+      if (bounceDelayBlocks > 0) {
+        delayedBounces.addLast(new Delayed(bounced, build.seqno + bounceDelayBlocks));
+      } else {
+        build.internal.addLast(bounced);
+      }
     } else {
       account.balance += msg.value();
       if (account.state == AccountState.NONEXISTENT) {

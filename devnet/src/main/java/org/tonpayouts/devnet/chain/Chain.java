@@ -178,6 +178,14 @@ public final class Chain {
 
   // ---- blocks -------------------------------------------------------------------------------
 
+  /** Bounces are delivered {@code blocks} blocks after the block that made them (0, the default: in the same block). */
+  public void delayBounces(int blocks) {
+    synchronized (lock) {
+      producer.delayBounces(blocks);
+    }
+    log.info("bounces delayed by {} blocks", blocks);
+  }
+
   /** Builds the next block: foreign transfers, then the mempool in arrival order, then internal messages. */
   public BlockInfo produceBlock() {
     synchronized (lock) {
