@@ -295,8 +295,15 @@ final class ResponseParser {
       throw new UnexpectedResponseException(method, "transaction without transaction_id");
     }
     JsonNode in = tx.get("in_msg");
-    List<ChainMessage> outs = new ArrayList<>();
-    for (JsonNode m : tx.path("out_msgs")) {
+    JsonNode outMsgs = tx.get("out_msgs");
+    if (outMsgs == null || !outMsgs.isArray()) {
+      // a verdict of "sent nothing" (a skipped send: FAILED) rests on this list: a missing one is a
+      // bad answer, never an empty list
+      throw new UnexpectedResponseException(method, "transaction " + id.lt() + ":" + id.hash()
+          + (outMsgs == null ? " without out_msgs" : " with out_msgs that is not an array"));
+    }
+    List<ChainMessage> outs = new ArrayList<>(outMsgs.size());
+    for (JsonNode m : outMsgs) {
       outs.add(message(method, m));
     }
     return new ChainTransaction(

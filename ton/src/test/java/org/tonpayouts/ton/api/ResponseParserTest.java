@@ -196,6 +196,27 @@ class ResponseParserTest {
   }
 
   @Test
+  void shouldRefuseATransactionWithoutOutMsgsRatherThanReadItAsSendingNothing() {
+    String tx = """
+        {"ok":true,"result":[{"utime":1,"data":"","transaction_id":{"lt":"7","hash":"%s"},
+          "fee":"0","storage_fee":"0","other_fee":"0",
+          "in_msg":{"source":"","destination":"%s","value":"0","fwd_fee":"0","ihr_fee":"0",
+                    "created_lt":"0","body_hash":"","msg_data":{"@type":"msg.dataRaw","body":""}}%s}]}
+        """;
+    String missing = tx.formatted("a".repeat(64), DEST.toRaw(), "");
+    String notAList = tx.formatted("a".repeat(64), DEST.toRaw(), ",\"out_msgs\":{}");
+
+    // "no out messages" is the evidence of a skipped send (FAILED): it must be said, never assumed
+    for (String body : List.of(missing, notAList)) {
+      assertThatThrownBy(() -> parser.transactions("getTransactions",
+          parser.unwrap("getTransactions", 200, bytes(body), Optional.empty(), false), DEST))
+          .isInstanceOf(UnexpectedResponseException.class)
+          .hasMessageContaining("getTransactions")
+          .hasMessageContaining("out_msgs");
+    }
+  }
+
+  @Test
   void shouldReadGetMethodStack() {
     JsonNode r = parser.unwrap("runGetMethod", 200, bytes(
         "{\"ok\":true,\"result\":{\"@type\":\"smc.runResult\",\"gas_used\":489,\"stack\":[[\"num\",\"0x1f\"]],\"exit_code\":0}}"),
