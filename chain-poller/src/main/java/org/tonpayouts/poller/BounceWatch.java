@@ -17,10 +17,15 @@ import java.util.Objects;
  * @param until when to stop watching (our clock)
  * @param confirmedUtime unix time of the transaction that paid it: the block feed covers the
  *     bounce only when it was following the chain by then; null in entries stored before it was kept
+ * @param amountNano what the payout sent: its bounce returns that less the fees, never more; null
+ *     in entries stored before it was kept
+ * @param returnedPart what a bounce of the payout carries of its body ({@link
+ *     org.tonpayouts.ton.api.Bounces#returnedPart}); null when unknown (then only the sender and
+ *     amount are matched)
  */
 public record BounceWatch(
     String requestId, String transferId, String messageHash, long seqno, String destination, long confirmedLt,
-    Instant until, Long confirmedUtime) {
+    Instant until, Long confirmedUtime, Long amountNano, String returnedPart) {
 
   public BounceWatch {
     Objects.requireNonNull(requestId, "requestId");

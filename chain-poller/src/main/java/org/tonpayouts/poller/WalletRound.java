@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.api.Bounces;
 import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TransactionId;
@@ -32,12 +34,15 @@ import org.tonpayouts.ton.api.WalletSnapshot;
  *       an old seqno together, so lag delays an expiry and never causes one.</li>
  *   <li>A state read with the seqno past N while none of the transfer's hashes is on chain: only
  *       conclusive when the scan reached the state's last transaction and covered the transfer's
- *       window since its first submission. Then exactly one outgoing message with its destination
- *       and amount (not claimed by another transfer) recovers it ({@code CONFIRMED}); anything
- *       else is {@code RECONCILIATION_REQUIRED}. Completion is never claimed on a guess.</li>
+ *       window since its first submission. Then the transaction that took seqno N (its external
+ *       message carries N) decides: exactly one of its outgoing messages with the transfer's
+ *       destination and amount recovers it ({@code CONFIRMED}); anything else is {@code
+ *       RECONCILIATION_REQUIRED}. A payment of the same amount to the same payee under another
+ *       seqno is another transfer's, never this one's. Completion is never claimed on a guess.</li>
  * </ol>
  * Confirmed bounceable payouts are then watched for a while: a bounced message from their
- * destination arriving after them is reported {@code BOUNCED}.
+ * destination arriving after them, returning no more than they sent and the start of their body,
+ * is reported {@code BOUNCED}; each bounce is credited to one payout only, the oldest it fits.
  */
 final class WalletRound {
 
@@ -65,6 +70,7 @@ final class WalletRound {
     List<WatchedTransfer> stillPending = new ArrayList<>();
     List<ResolvedTransfer> resolved = new ArrayList<>(wallet.resolved());
     List<BounceWatch> bounceWatches = new ArrayList<>(wallet.bounceWatches());
+    List<CreditedBounce> credited = new ArrayList<>(wallet.creditedBounces());
     long scannedUpTo = observation.newestLt(wallet.cursor() == null ? 0 : wallet.cursor().lt());
 
     for (WatchedTransfer t : wallet.pending()) {
@@ -82,13 +88,15 @@ final class WalletRound {
       Confirmation c = d.verdict().confirmation();
       if (c.status() == ConfirmationStatus.CONFIRMED && t.bounce() && settings.bounceWindow().toSeconds() > 0) {
         bounceWatches.add(new BounceWatch(t.requestId(), t.transferId(), c.messageHash(), t.seqno(), t.destination(),
-            c.lt(), now.plus(settings.bounceWindow()), c.utime()));
+            c.lt(), now.plus(settings.bounceWindow()), c.utime(), t.amountNano(), returnedPart(t, d.transaction())));
       }
     }
-    verdicts.addAll(bounces(wallet, observation, bounceWatches, now));
+    verdicts.addAll(bounces(wallet, observation, bounceWatches, credited, now, settings));
 
-    WatchedWallet updated = wallet.with(stillPending, newestCursor(wallet.cursor(), observation), resolved,
-            bounceWatches)
+    // a scan cut short left a gap below what it saw: the cursor stays until a scan covers it
+    TransactionId cursor = observation.reachedBackToLt() == null
+        ? newestCursor(wallet.cursor(), observation) : wallet.cursor();
+    WatchedWallet updated = wallet.with(stillPending, cursor, resolved, bounceWatches, credited)
         .forgetBefore(now, settings.resolvedRetention());
     return new Result(updated.isIdle() ? null : updated, verdicts);
   }
@@ -98,15 +106,33 @@ final class WalletRound {
     return List.of(t.requestId(), t.transferId());
   }
 
-  /** What a round concluded about one transfer: a verdict, or the transfer as it is kept. */
-  private record Decision(Verdict verdict, WatchedTransfer kept) {
+  /**
+   * What a round concluded about one transfer: a verdict (with the transaction it names, if any),
+   * or the transfer as it is kept.
+   */
+  private record Decision(Verdict verdict, WatchedTransfer kept, ChainTransaction transaction) {
     static Decision keep(WatchedTransfer t) {
-      return new Decision(null, t);
+      return new Decision(null, t, null);
     }
 
     static Decision conclude(Verdict v) {
-      return new Decision(v, null);
+      return new Decision(v, null, null);
     }
+
+    static Decision conclude(Verdict v, ChainTransaction tx) {
+      return new Decision(v, null, tx);
+    }
+  }
+
+  /** What a bounce of the transfer's payout returns of its body, read off the transaction that paid it. */
+  private static String returnedPart(WatchedTransfer t, ChainTransaction paid) {
+    Optional<TonAddress> destination = parseAddress(t.destination());
+    if (paid == null || destination.isEmpty()) {
+      return null;
+    }
+    return paid.outMsgs().stream()
+        .filter(m -> destination.get().equals(m.destination()) && m.value() == t.amountNano())
+        .findFirst().map(Bounces::returnedPart).orElse(null);
   }
 
   private static Decision decide(WatchedWallet wallet, WatchedTransfer t, WalletObservation observation,
@@ -119,7 +145,7 @@ final class WalletRound {
       ChainTransaction tx = found.get();
       if (!tx.outMsgs().isEmpty()) {
         return Decision.conclude(verdict(wallet, t, tx.inMsg().hash(), ConfirmationStatus.CONFIRMED, tx, null, null,
-            now, "in_msg hash"));
+            now, "in_msg hash"), tx);
       }
       return failedOrAborted(wallet, t, tx.id(), tx.inMsg().hash(), state, now);
     }
@@ -151,7 +177,7 @@ final class WalletRound {
       // a lagging scan, or one that has not reached back yet: look again (back to the window) next round
       return Decision.keep(t.withWindowScanned(false));
     }
-    return Decision.conclude(reconcile(wallet, t, observation, state, now, settings, resolved));
+    return reconcile(wallet, t, observation, state, now, settings, resolved);
   }
 
   /**
@@ -184,24 +210,30 @@ final class WalletRound {
 
   /**
    * Rule 3: none of the transfer's hashes is on chain since its first submission although its
-   * seqno was used. Exactly one outgoing message with its destination and amount, not claimed by
-   * another concluded transfer, is the transfer sent under a hash we do not know; otherwise an
-   * operator must look.
+   * seqno was used. The transaction that took the seqno decides: exactly one of its outgoing
+   * messages with the transfer's destination and amount is the transfer sent under a hash we do
+   * not know; otherwise an operator must look. Only that transaction can be the transfer's (every
+   * message of the transfer carries its seqno), so a transaction of another seqno, or one carrying
+   * a hash of another transfer of ours or one a concluded transfer claimed, is never a candidate.
    */
-  private static Verdict reconcile(WatchedWallet wallet, WatchedTransfer t, WalletObservation observation,
+  private static Decision reconcile(WatchedWallet wallet, WatchedTransfer t, WalletObservation observation,
       WalletSnapshot state, Instant now, PollerSettings settings, List<ResolvedTransfer> resolved) {
     Optional<TonAddress> destination = parseAddress(t.destination());
     long windowStart = t.windowStart(settings.clockSkew());
     List<ChainTransaction> candidates = new ArrayList<>();
     Set<String> claimed = new HashSet<>();
+    Set<String> othersHashes = new HashSet<>();
     resolved.forEach(r -> {
       if (r.txHash() != null) {
         claimed.add(r.txHash());
       }
+      othersHashes.addAll(r.hashes());
     });
+    wallet.pending().stream().filter(o -> !key(o).equals(key(t))).forEach(o -> othersHashes.addAll(o.hashes()));
     if (destination.isPresent()) {
       for (ChainTransaction tx : observation.transactions()) {
-        if (tx.utime() < windowStart || claimed.contains(tx.id().hash())) {
+        if (tx.utime() < windowStart || claimed.contains(tx.id().hash()) || !tookSeqno(tx, t.seqno())
+            || othersHashes.contains(tx.inMsg().hash())) {
           continue;
         }
         for (ChainMessage out : tx.outMsgs()) {
@@ -223,37 +255,59 @@ final class WalletRound {
           ConfirmationStatus.CONFIRMED, tx.id().hash(), tx.id().lt(), tx.utime(), tx.fee(),
           "recovered by destination and amount: none of the transfer's hashes " + t.hashes() + " is on chain, the"
               + " wallet seqno is " + state.seqno() + " past " + t.seqno() + ", and transaction " + tx.id().hash()
-              + " (in_msg " + hash + ") is the only one since the submission paying " + t.amountNano() + " to "
-              + t.destination(),
+              + " (in_msg " + hash + ", seqno " + t.seqno() + ") pays " + t.amountNano() + " to " + t.destination()
+              + ", the only such payment of that seqno",
           now, state.syncUtime(), null);
-      return new Verdict(c, "destination+amount");
+      return Decision.conclude(new Verdict(c, "seqno+destination+amount"), tx);
     }
     String reason = "wallet seqno moved to " + state.seqno() + " past the transfer's seqno " + t.seqno()
         + " but no transaction carries any of its message hashes " + t.hashes() + ", and "
         + (destination.isEmpty() ? "the destination '" + t.destination() + "' does not parse"
-            : candidates.size() + " outgoing messages since the submission match destination and amount "
-                + t.amountNano())
+            : candidates.size() + " outgoing messages of the transaction that took seqno " + t.seqno()
+                + " since the submission match destination and amount " + t.amountNano())
         + ": completion cannot be proven";
-    return verdict(wallet, t, t.newestHash(), ConfirmationStatus.RECONCILIATION_REQUIRED, null, reason,
-        state.syncUtime(), now, candidates.size() + " destination+amount matches");
+    return Decision.conclude(verdict(wallet, t, t.newestHash(), ConfirmationStatus.RECONCILIATION_REQUIRED, null,
+        reason, state.syncUtime(), now, candidates.size() + " seqno+destination+amount matches"));
   }
 
-  /** Bounced messages from the destinations of watched payouts, each attributed once, oldest first. */
+  /** True when {@code tx} applied an external message carrying {@code seqno}: the one that can have taken it. */
+  private static boolean tookSeqno(ChainTransaction tx, long seqno) {
+    ChainMessage in = tx.inMsg();
+    if (in == null || !in.isExternalIn()) {
+      return false;
+    }
+    OptionalLong carried = in.walletSeqno();
+    return carried.isPresent() && carried.getAsLong() == seqno;
+  }
+
+  /**
+   * Bounced messages from the destinations of watched payouts, oldest first, each credited to one
+   * payout only: the oldest watch it fits (from its destination, after it, returning no more than
+   * it sent and the start of its body), and never again once credited ({@code credited} outlives
+   * the round). Between one sender and one receiver TON delivers messages in order, so payouts to
+   * one address bounce in the order they were made. A watch is matched only against an observation
+   * that reaches back to its payout: the oldest bounce it can have is then in view.
+   */
   private static List<Verdict> bounces(WatchedWallet wallet, WalletObservation observation,
-      List<BounceWatch> watches, Instant now) {
+      List<BounceWatch> watches, List<CreditedBounce> credited, Instant now, PollerSettings settings) {
     List<Verdict> verdicts = new ArrayList<>();
     Set<String> used = new HashSet<>();
+    credited.forEach(b -> used.add(b.txHash()));
     for (BounceWatch watch : List.copyOf(watches)) {
       Optional<TonAddress> destination = parseAddress(watch.destination());
       if (destination.isEmpty()) {
         watches.remove(watch);
         continue;
       }
+      if (observation.reachedBackToLt() != null && watch.confirmedLt() < observation.reachedBackToLt()) {
+        continue; // a scan cut short: the bounces between its payout and what the scan saw are not in view
+      }
       for (ChainTransaction tx : observation.transactions()) {
         ChainMessage in = tx.inMsg();
         if (tx.id().lt() > watch.confirmedLt() && in != null && !used.contains(tx.id().hash())
-            && destination.get().equals(in.source()) && in.isBounce()) {
+            && destination.get().equals(in.source()) && in.isBounce() && returns(in, watch)) {
           used.add(tx.id().hash());
+          credited.add(new CreditedBounce(tx.id().hash(), now.plus(settings.bounceWindow())));
           watches.remove(watch);
           Confirmation c = Confirmation.of(watch.requestId(), watch.transferId(), wallet.subwalletId(),
               watch.messageHash(), watch.seqno(), ConfirmationStatus.BOUNCED, tx.id().hash(), tx.id().lt(), tx.utime(),
@@ -266,6 +320,14 @@ final class WalletRound {
       }
     }
     return verdicts;
+  }
+
+  /** True when {@code bounce} can return the watched payout: no more than it sent, and the start of its body. */
+  private static boolean returns(ChainMessage bounce, BounceWatch watch) {
+    if (watch.amountNano() != null && bounce.value() > watch.amountNano()) {
+      return false;
+    }
+    return watch.returnedPart() == null || watch.returnedPart().equals(Bounces.returnedPartOf(bounce));
   }
 
   /**

@@ -128,6 +128,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     roundsWithoutPoll = 0;
     roundInFlight = false;
     cancelPunctuations(); // a revived task starts with no punctuation of ours scheduled
+    scanner.forgetProgress(); // its scans in progress belong to the old incarnation's rounds
     this.waker = StreamThreadWakeups.forCurrentThread();
     this.store = new WatchedWallets(context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE),
         context.getStateStore(ChainPollerTopology.RESOLVED_TRANSFERS_STORE));
@@ -390,12 +391,14 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     if (next == null) {
       store.delete(key);
       watched.remove(key);
+      scanner.forgetProgress(wallet.walletAddress());
     } else {
       if (!next.equals(wallet)) {
         store.put(key, next);
       }
       if (!next.needsPolling()) {
         watched.remove(key);
+        scanner.forgetProgress(wallet.walletAddress());
         idleUntil.put(key, next.rememberedUntil(settings.resolvedRetention()).orElse(now));
       }
     }

@@ -22,6 +22,7 @@ import org.tonpayouts.ton.api.TransactionId;
  * @param cursor newest transaction already examined; null before the first transaction was seen
  * @param resolved recent verdicts (kept for {@code poller.resolved.retention.ms})
  * @param bounceWatches confirmed bounceable payouts watched for a bounce
+ * @param creditedBounces bounces already credited to a payout of this wallet, never credited again
  */
 public record WatchedWallet(
     long subwalletId,
@@ -29,18 +30,31 @@ public record WatchedWallet(
     List<WatchedTransfer> pending,
     TransactionId cursor,
     List<ResolvedTransfer> resolved,
-    List<BounceWatch> bounceWatches) {
+    List<BounceWatch> bounceWatches,
+    List<CreditedBounce> creditedBounces) {
 
   public WatchedWallet {
     Objects.requireNonNull(walletAddress, "walletAddress");
     pending = pending == null ? List.of() : List.copyOf(pending);
     resolved = resolved == null ? List.of() : List.copyOf(resolved);
     bounceWatches = bounceWatches == null ? List.of() : List.copyOf(bounceWatches);
+    creditedBounces = creditedBounces == null ? List.of() : List.copyOf(creditedBounces);
+  }
+
+  /** A wallet without credited bounces. */
+  public WatchedWallet(long subwalletId, String walletAddress, List<WatchedTransfer> pending, TransactionId cursor,
+      List<ResolvedTransfer> resolved, List<BounceWatch> bounceWatches) {
+    this(subwalletId, walletAddress, pending, cursor, resolved, bounceWatches, List.of());
   }
 
   /** A wallet seen for the first time, with nothing to watch yet. */
   public static WatchedWallet empty(long subwalletId, String walletAddress) {
-    return new WatchedWallet(subwalletId, walletAddress, List.of(), null, List.of(), List.of());
+    return new WatchedWallet(subwalletId, walletAddress, List.of(), null, List.of(), List.of(), List.of());
+  }
+
+  /** True when {@code txHash} is a bounce already credited to a payout of this wallet. */
+  boolean credited(String txHash) {
+    return creditedBounces.stream().anyMatch(b -> b.txHash().equals(txHash));
   }
 
   /** The remembered verdict of the transfer {@code hash} belongs to, if any. */
@@ -77,7 +91,7 @@ public record WatchedWallet(
         ? resolved.stream().filter(r -> !(r.verdict().requestId().equals(s.requestId())
             && r.transferId().equals(s.transferId()))).toList()
         : resolved;
-    return new WatchedWallet(subwalletId, walletAddress, next, cursor, kept, bounceWatches);
+    return new WatchedWallet(subwalletId, walletAddress, next, cursor, kept, bounceWatches, creditedBounces);
   }
 
   /** True while the wallet must be polled: transfers pending or payouts watched for a bounce. */
@@ -101,27 +115,34 @@ public record WatchedWallet(
     return pending.stream().anyMatch(t -> t.needsStateRead(now, clockSkew));
   }
 
-  /** The newest time a remembered verdict still matters; empty when none is remembered. */
+  /** The newest time a remembered verdict or credited bounce still matters; empty when none is remembered. */
   public Optional<Instant> rememberedUntil(Duration retention) {
-    return Stream.concat(resolved.stream().map(r -> r.resolvedAt().plus(retention)),
-        bounceWatches.stream().map(BounceWatch::until)).max(Instant::compareTo);
+    return Stream.of(resolved.stream().map(r -> r.resolvedAt().plus(retention)),
+            bounceWatches.stream().map(BounceWatch::until), creditedBounces.stream().map(CreditedBounce::until))
+        .flatMap(s -> s).max(Instant::compareTo);
   }
 
   WatchedWallet with(List<WatchedTransfer> nextPending, TransactionId nextCursor, List<ResolvedTransfer> nextResolved,
-      List<BounceWatch> nextBounceWatches) {
-    return new WatchedWallet(subwalletId, walletAddress, nextPending, nextCursor, nextResolved, nextBounceWatches);
+      List<BounceWatch> nextBounceWatches, List<CreditedBounce> nextCredited) {
+    return new WatchedWallet(subwalletId, walletAddress, nextPending, nextCursor, nextResolved, nextBounceWatches,
+        nextCredited);
   }
 
-  /** This wallet without verdicts older than {@code retention} and bounce watches past their end at {@code now}. */
+  /**
+   * This wallet without verdicts older than {@code retention}, and without bounce watches and
+   * credited bounces past their end at {@code now}.
+   */
   WatchedWallet forgetBefore(Instant now, Duration retention) {
     List<ResolvedTransfer> kept = resolved.stream().filter(r -> r.resolvedAt().plus(retention).isAfter(now)).toList();
     List<BounceWatch> watching = bounceWatches.stream().filter(b -> b.until().isAfter(now)).toList();
+    List<CreditedBounce> credited = creditedBounces.stream().filter(b -> b.until().isAfter(now)).toList();
     return kept.size() == resolved.size() && watching.size() == bounceWatches.size()
-        ? this : with(pending, cursor, kept, watching);
+        && credited.size() == creditedBounces.size()
+        ? this : with(pending, cursor, kept, watching, credited);
   }
 
   /** True when the entry carries nothing worth keeping. */
   boolean isIdle() {
-    return pending.isEmpty() && resolved.isEmpty() && bounceWatches.isEmpty();
+    return pending.isEmpty() && resolved.isEmpty() && bounceWatches.isEmpty() && creditedBounces.isEmpty();
   }
 }

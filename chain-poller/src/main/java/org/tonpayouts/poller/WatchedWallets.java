@@ -80,7 +80,8 @@ final class WatchedWallets {
       Set<String> kept = new HashSet<>(after.values());
       before.values().stream().filter(k -> !kept.contains(k)).forEach(k -> StoreWrites.erase(resolved, k));
     }
-    WatchedWallet record = value.with(value.pending(), value.cursor(), List.of(), value.bounceWatches());
+    WatchedWallet record = value.with(value.pending(), value.cursor(), List.of(), value.bounceWatches(),
+        value.creditedBounces());
     if (!record.equals(records.get(key))) {
       wallets.put(key, record);
       records.put(key, record);
@@ -121,7 +122,8 @@ final class WatchedWallets {
         verdicts.add(kv.value);
       }
     }
-    WatchedWallet value = record.with(record.pending(), record.cursor(), verdicts, record.bounceWatches());
+    WatchedWallet value = record.with(record.pending(), record.cursor(), verdicts, record.bounceWatches(),
+        record.creditedBounces());
     records.put(key, record);
     stored.put(key, keys);
     values.put(key, value);

@@ -15,6 +15,7 @@ import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TransactionId;
 import org.tonpayouts.ton.api.WalletSnapshot;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * The verdict rules on hand-made observations, for chain shapes devnet cannot produce with our
@@ -58,14 +59,40 @@ class WalletRoundTest {
         true, SUBMITTED, true, null, false);
   }
 
+  /** A transaction of the wallet applying external message {@code inHash} that carries the transfer's seqno. */
   private static ChainTransaction tx(long lt, String inHash, List<ChainMessage> outs) {
-    ChainMessage in = new ChainMessage(inHash, null, WALLET, 0, 0, 0, 0, "dd".repeat(32), null, null, null);
+    return tx(lt, inHash, SEQNO, outs);
+  }
+
+  private static ChainTransaction tx(long lt, String inHash, long seqno, List<ChainMessage> outs) {
+    ChainMessage in = new ChainMessage(inHash, null, WALLET, 0, 0, 0, 0, "dd".repeat(32), null, walletBody(seqno),
+        null);
     return new ChainTransaction(WALLET, new TransactionId(lt, String.format("%064x", lt)),
         SUBMITTED.getEpochSecond() + 1, 1_500_000, 0, 1_500_000, in, outs, "");
   }
 
+  /** A WalletV4R2 external body (signature, subwallet_id, valid_until, seqno, op), as a base64 BOC. */
+  private static String walletBody(long seqno) {
+    return TonCell.builder().storeBytes(new byte[64]).storeUint(698983191L, 32).storeUint(VALID_UNTIL, 32)
+        .storeUint(seqno, 32).storeUint(0, 8).endCell().toBase64();
+  }
+
   private static ChainMessage payout(TonAddress to, long value) {
     return new ChainMessage("ee".repeat(32), WALLET, to, value, 400_000, 0, 1, "ff".repeat(32), null, null, null);
+  }
+
+  /** A payout with a text comment, as getTransactions reports it ({@code msg.dataText}: no body BOC). */
+  private static ChainMessage payout(TonAddress to, long value, String comment) {
+    return new ChainMessage("ee".repeat(32), WALLET, to, value, 400_000, 0, 1, "ff".repeat(32), comment, null, null);
+  }
+
+  /** A bounce from BOB of {@code value} returning a body that started with {@code comment}. */
+  private static ChainMessage bounce(String hashByte, long value, String comment) {
+    org.tonpayouts.ton.cell.CellReader original = org.tonpayouts.ton.wallet.TextComment.encode(comment).parse();
+    int bits = Math.min(256, original.remainingBits());
+    String body = TonCell.builder().storeUint(0xFFFF_FFFFL, 32).storeBits(original.loadBits(bits), 0, bits).endCell()
+        .toBase64();
+    return new ChainMessage(hashByte.repeat(32), BOB, WALLET, value, 0, 0, 3, null, null, body, null);
   }
 
   /** The state a node answers with: seqno, last transaction and its own time. */
@@ -245,13 +272,44 @@ class WalletRoundTest {
   }
 
   @Test
-  void shouldRequireReconciliationWhenTwoPayoutsMatchDestinationAndAmount() {
-    Confirmation c = only(WalletRound.apply(walletWith(rescanning()), seen(state(SEQNO + 2, 300, VALID_UNTIL + 20), true,
-        tx(200, "01".repeat(32), List.of(payout(BOB, 1_000))), tx(300, "02".repeat(32), List.of(payout(BOB, 1_000)))),
-        AFTER_EXPIRY, SETTINGS));
+  void shouldRequireReconciliationWhenTwoPayoutsOfTheSeqnoMatchDestinationAndAmount() {
+    Confirmation c = only(WalletRound.apply(walletWith(rescanning()), seen(state(SEQNO + 1, 300, VALID_UNTIL + 20), true,
+        tx(300, "01".repeat(32), List.of(payout(BOB, 1_000), payout(BOB, 1_000)))), AFTER_EXPIRY, SETTINGS));
 
     assertThat(c.status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
     assertThat(c.reason()).contains("2 outgoing messages");
+  }
+
+  @Test
+  void shouldNeverRecoverTheTransferFromAPayoutOfAnotherSeqno() {
+    // the earlier payout of seqno 4 pays BOB the amount too; seqno 5 was taken by a payment to someone else
+    Confirmation c = only(WalletRound.apply(walletWith(rescanning()), seen(state(SEQNO + 1, 300, VALID_UNTIL + 20), true,
+        tx(200, "01".repeat(32), SEQNO - 1, List.of(payout(BOB, 1_000))),
+        tx(300, "02".repeat(32), SEQNO, List.of(payout(TonAddress.of(0, bytes(0x77)), 1_000)))), AFTER_EXPIRY,
+        SETTINGS));
+
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
+    assertThat(c.txHash()).isNull();
+    assertThat(c.reason()).contains("0 outgoing messages of the transaction that took seqno " + SEQNO);
+  }
+
+  @Test
+  void shouldNeverRecoverTheTransferFromATransactionWithoutItsSeqnoOrCarryingAnotherTransfersHash() {
+    WatchedTransfer other = new WatchedTransfer("r2", "r2-t0", SEQNO + 1, List.of("0e".repeat(32)), List.of(),
+        VALID_UNTIL, BOB.toRaw(), 1_000, false, SUBMITTED, true, null, false);
+    WatchedWallet wallet = new WatchedWallet(7, WALLET.toRaw(), List.of(rescanning(), other), CURSOR, List.of(),
+        List.of());
+    ChainMessage bodiless = new ChainMessage("01".repeat(32), null, WALLET, 0, 0, 0, 0, "dd".repeat(32), null, null,
+        null);
+    ChainTransaction unreadable = new ChainTransaction(WALLET, new TransactionId(200, String.format("%064x", 200)),
+        SUBMITTED.getEpochSecond() + 1, 1_500_000, 0, 1_500_000, bodiless, List.of(payout(BOB, 1_000)), "");
+
+    // which transaction took the seqno is unknown from a bodiless answer; the other one is another transfer's
+    WalletRound.Result r = WalletRound.apply(wallet, seen(state(SEQNO + 2, 300, VALID_UNTIL + 20), true, unreadable,
+        tx(300, "0e".repeat(32), SEQNO, List.of(payout(BOB, 1_000)))), AFTER_EXPIRY, SETTINGS,
+        java.util.Set.of(WalletRound.key(rescanning())));
+
+    assertThat(only(r).status()).isEqualTo(ConfirmationStatus.RECONCILIATION_REQUIRED);
   }
 
   @Test
@@ -296,6 +354,66 @@ class WalletRoundTest {
     assertThat(c.lt()).isEqualTo(260);
     assertThat(c.returnedNano()).isEqualTo(600);
     assertThat(later.wallet().bounceWatches()).isEmpty();
+  }
+
+  /** Two bounceable payouts of the transfer's amount to BOB with comment "refund", confirmed at lt 200 and 210. */
+  private static WatchedWallet watchingTwoPayouts() {
+    WatchedTransfer second = new WatchedTransfer("r2", "r2-t0", SEQNO + 1, List.of("0f".repeat(32)), List.of(),
+        VALID_UNTIL, BOB.toRaw(), 1_000, true, SUBMITTED, true, null, false);
+    WatchedWallet both = new WatchedWallet(7, WALLET.toRaw(), List.of(bounceable(), second), CURSOR, List.of(),
+        List.of());
+    WalletRound.Result confirmed = WalletRound.apply(both, seen(null, true,
+        tx(200, HASH, SEQNO, List.of(payout(BOB, 1_000, "refund"))),
+        tx(210, "0f".repeat(32), SEQNO + 1, List.of(payout(BOB, 1_000, "refund")))), BEFORE_EXPIRY, SETTINGS);
+    assertThat(confirmed.verdicts()).extracting(v -> v.confirmation().status())
+        .containsExactly(ConfirmationStatus.CONFIRMED, ConfirmationStatus.CONFIRMED);
+    return confirmed.wallet();
+  }
+
+  @Test
+  void shouldCreditABounceSeenAgainInALaterRoundToNoOtherPayout() {
+    WatchedWallet watching = watchingTwoPayouts();
+    ChainTransaction first = incoming(260, bounce("34", 900, "refund"));
+
+    WalletRound.Result one = WalletRound.apply(watching, seen(null, true, first), BEFORE_EXPIRY, SETTINGS);
+    // the feed serves the same bounce again a round later, after the second payout: still the first's
+    WalletRound.Result again = WalletRound.apply(one.wallet(), seen(null, true, first), BEFORE_EXPIRY.plusSeconds(1),
+        SETTINGS);
+    WalletRound.Result second = WalletRound.apply(again.wallet(), seen(null, true, first,
+        incoming(270, bounce("35", 900, "refund"))), BEFORE_EXPIRY.plusSeconds(2), SETTINGS);
+
+    assertThat(only(one).requestId()).isEqualTo("r");
+    assertThat(again.verdicts()).isEmpty();
+    assertThat(only(second)).satisfies(c -> {
+      assertThat(c.requestId()).isEqualTo("r2");
+      assertThat(c.lt()).isEqualTo(270);
+    });
+    assertThat(second.wallet().creditedBounces()).extracting(CreditedBounce::txHash)
+        .containsExactly(String.format("%064x", 260), String.format("%064x", 270));
+  }
+
+  @Test
+  void shouldCreditNoBounceThatReturnsMoreThanThePayoutOrAnotherBody() {
+    WatchedWallet watching = watchingTwoPayouts();
+
+    WalletRound.Result r = WalletRound.apply(watching, seen(null, true, incoming(260, bounce("34", 1_001, "refund")),
+        incoming(261, bounce("35", 900, "another payment"))), BEFORE_EXPIRY, SETTINGS);
+
+    assertThat(r.verdicts()).isEmpty();
+    assertThat(r.wallet().bounceWatches()).hasSize(2);
+  }
+
+  @Test
+  void shouldCreditNoBounceToAPayoutBelowWhereATruncatedScanStopped() {
+    WatchedWallet watching = watchingTwoPayouts();
+    // a scan cut short saw everything from lt 205 up: the first payout's bounce may be below it
+    WalletObservation truncated = new WalletObservation(List.of(incoming(260, bounce("34", 900, "refund"))), false,
+        null, 205L);
+
+    WalletRound.Result r = WalletRound.apply(watching, truncated, BEFORE_EXPIRY, SETTINGS);
+
+    assertThat(only(r).requestId()).as("only the payout the scan reached back to").isEqualTo("r2");
+    assertThat(r.wallet().cursor()).as("the gap below stays to be scanned").isEqualTo(watching.cursor());
   }
 
   @Test

@@ -54,151 +54,82 @@ import org.tonpayouts.ton.wallet.SignedTransfer;
  * deterministic: {@link #round()} = one new block, then one wall-clock punctuation.
  */
 class WatchListTopologyTest {
-  private static final Instant START = Instant.parse("2026-05-01T12:00:00Z");
-  private static final Duration INTERVAL = Duration.ofMillis(100);
-  private static final Duration SKEW = Duration.ofSeconds(10);
-  /** How far streams-app's clock may be from the poller's (poller.feed.clock.margin.ms). */
-  private static final Duration MARGIN = Duration.ofSeconds(2);
-  private static final Duration TTL = Duration.ofSeconds(60);
-  private static final String APP_ID = "poller-test";
-  private static final PollerSettings SETTINGS = new PollerSettings(INTERVAL, SKEW, Duration.ofSeconds(5), 1_000,
-      Duration.ofMinutes(10), PollerSettings.DEFAULT_PAGE_SIZE, PollerSettings.DEFAULT_MAX_PAGES, Duration.ofSeconds(30),
-      Duration.ZERO, MARGIN);
+  private static final Instant START = PollerDriver.START;
+  private static final Duration SKEW = PollerDriver.SKEW;
+  private static final Duration MARGIN = PollerDriver.MARGIN;
+  private static final Duration TTL = PollerDriver.TTL;
+  private static final String APP_ID = PollerDriver.APP_ID;
+  private static final PollerSettings SETTINGS = PollerDriver.SETTINGS;
 
   @TempDir
   Path stateDir;
 
-  private final ManualClock clock = ManualClock.fixedAt(START);
-  private final Wallets wallets = new Wallets();
+  private PollerDriver poller;
+  private ManualClock clock;
+  private Wallets wallets;
   private Devnet devnet;
   private TonApiClient api;
   private PollerMetrics metrics;
   private TopologyTestDriver driver;
-  private TestInputTopic<String, Submission> submissions;
   private TestOutputTopic<String, Confirmation> confirmations;
 
   @BeforeEach
   void setUp() {
-    devnet = Devnet.builder().blockInterval(Duration.ZERO).clock(clock).start();
-    api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(10_000));
-    startDriver(clock);
+    poller = new PollerDriver(stateDir);
+    clock = poller.clock;
+    wallets = poller.wallets;
+    devnet = poller.devnet;
+    api = poller.api;
+    started();
   }
 
   @AfterEach
   void tearDown() {
-    if (driver != null) {
-      driver.close();
-    }
-    api.close();
-    devnet.close();
+    poller.close();
   }
 
-  /** Follows the processor's rounds, so a test can step the driver until a round has ended. */
-  private static final class Rounds implements WatchListProcessor.RoundListener {
-    private final java.util.concurrent.Semaphore queued = new java.util.concurrent.Semaphore(0);
-    private volatile boolean started;
-    private volatile boolean ended;
-
-    @Override
-    public void roundStarted() {
-      started = true;
-    }
-
-    @Override
-    public void stepQueued() {
-      queued.release();
-    }
-
-    @Override
-    public void roundEnded() {
-      ended = true;
-    }
+  /** Takes the new poller process's parts. */
+  private void started() {
+    metrics = poller.metrics;
+    driver = poller.driver;
+    confirmations = poller.confirmations;
   }
-
-  private final Rounds rounds = new Rounds();
 
   private void startDriver(Clock pollerClock) {
     startDriver(pollerClock, SETTINGS);
   }
 
   private void startDriver(Clock pollerClock, PollerSettings settings) {
-    metrics = PollerMetrics.inMemory();
-    driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, settings, metrics, rounds), props(),
-        START);
-    submissions = driver.createInputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
-        Topics.PAYOUT_SUBMISSIONS.keySerde().serializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().serializer());
-    confirmations = driver.createOutputTopic(Topics.PAYOUT_CONFIRMATIONS.name(),
-        Topics.PAYOUT_CONFIRMATIONS.keySerde().deserializer(), Topics.PAYOUT_CONFIRMATIONS.valueSerde().deserializer());
+    poller.start(pollerClock, settings);
+    started();
   }
 
-  private Properties props() {
-    PayoutsConfig config = PayoutsConfig.load(Optional.empty(), Map.of(
-        PayoutsConfig.envName(PayoutsConfig.STREAMS_STATE_DIR_CONFIG), stateDir.toString()));
-    Properties props = StreamsProperties.base(config, APP_ID);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-    return props;
-  }
-
-  /** A new block on devnet, then one poll round. */
   private void round() {
-    devnet.produceBlock();
-    idleRound();
+    poller.round();
   }
 
-  /**
-   * One poll tick, and, if it started a round, the round to its end: each time its calls come
-   * back (on the HTTP threads), a short advance lets the stream thread apply them.
-   */
   private void idleRound() {
-    rounds.started = false;
-    rounds.ended = false;
-    driver.advanceWallClockTime(INTERVAL);
-    while (rounds.started && !rounds.ended) {
-      try {
-        assertThat(rounds.queued.tryAcquire(10, java.util.concurrent.TimeUnit.SECONDS)).as("the round's calls came back")
-            .isTrue();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-      driver.advanceWallClockTime(Duration.ofMillis(2));
-    }
+    poller.idleRound();
   }
 
   private void watch(Submission s) {
-    submissions.pipeInput(Topics.walletKey(s.subwalletId()), s, clock.instant());
+    poller.watch(s);
   }
 
-  /**
-   * A bounceable payout of 2 TON from {@code subwallet} (funded here) to an address of {@code
-   * filler} bytes that nobody funded, so it cannot take the message: sent, it bounces.
-   */
   private SignedTransfer sendBounceable(long subwallet, int filler, String comment) {
-    devnet.fund(wallets.address(subwallet), 5 * TON);
-    byte[] nobody = new byte[32];
-    java.util.Arrays.fill(nobody, (byte) filler);
-    SignedTransfer t = wallets.signer.sign(subwallet, 0, clock.instant().plus(TTL),
-        List.of(new org.tonpayouts.ton.wallet.TransferOrder(TonAddress.of(0, nobody), 2 * TON, comment, true)));
-    send(api, t);
-    return t;
+    return poller.sendBounceable(subwallet, filler, comment);
   }
 
   private SignedTransfer sign(long subwallet, long seqno, TonAddress to, long amount) {
-    return wallets.sign(subwallet, seqno, clock.instant().plus(TTL), to, amount);
+    return poller.sign(subwallet, seqno, to, amount);
   }
 
-  /** Deploys {@code subwallet} with its seqno-0 message and consumes that message's confirmation. */
   private void deploy(long subwallet) {
-    devnet.fund(wallets.address(subwallet), 5 * TON);
-    SignedTransfer first = sign(subwallet, 0, ALICE, TON / 10);
-    send(api, first);
-    watch(submission(first, "deploy-" + subwallet, clock.instant()));
-    round();
-    assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    poller.deploy(subwallet);
   }
 
   private KeyValueStore<String, WatchedWallet> store() {
-    return driver.getKeyValueStore(ChainPollerTopology.WATCHED_WALLETS_STORE);
+    return poller.store();
   }
 
   @Test

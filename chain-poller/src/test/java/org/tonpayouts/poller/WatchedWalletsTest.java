@@ -41,7 +41,7 @@ class WatchedWalletsTest {
   }
 
   private static WatchedWallet remembering(List<ResolvedTransfer> verdicts) {
-    return WatchedWallet.empty(7, WALLET).with(List.of(), null, verdicts, List.of());
+    return WatchedWallet.empty(7, WALLET).with(List.of(), null, verdicts, List.of(), List.of());
   }
 
   private List<String> resolvedKeys() {

@@ -1,5 +1,6 @@
 package org.tonpayouts.ton.api;
 
+import java.util.OptionalLong;
 import org.tonpayouts.ton.cell.CellReader;
 import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.address.TonAddress;
@@ -33,6 +34,8 @@ public record ChainMessage(
 
   /** The first 32 bits of a bounced message's body (TON's bounce prefix). */
   private static final long BOUNCE_PREFIX = 0xFFFF_FFFFL;
+  /** Bits before a WalletV4R2 external body's seqno: signature, subwallet_id, valid_until. */
+  private static final int WALLET_SEQNO_OFFSET = 512 + 32 + 32;
 
   /**
    * True for a bounced internal message: its body starts with {@code 0xFFFFFFFF} followed by the
@@ -48,6 +51,26 @@ public record ChainMessage(
       return body.remainingBits() >= 32 && body.loadUint(32) == BOUNCE_PREFIX;
     } catch (IllegalArgumentException e) {
       return false; // not a cell we can read: not a bounce we can attribute
+    }
+  }
+
+  /**
+   * The seqno a WalletV4R2 external message carries: its body is {@code signature(512)
+   * subwallet_id(32) valid_until(32) seqno(32) ...}, and the wallet applies it only at that seqno.
+   * Empty when this is not an inbound external message, or its body is not at hand or too short.
+   */
+  public OptionalLong walletSeqno() {
+    if (!isExternalIn() || bodyBase64 == null || bodyBase64.isBlank()) {
+      return OptionalLong.empty();
+    }
+    try {
+      CellReader body = TonCell.fromBase64(bodyBase64).parse();
+      if (body.remainingBits() < WALLET_SEQNO_OFFSET + 32) {
+        return OptionalLong.empty();
+      }
+      return OptionalLong.of(body.skipBits(WALLET_SEQNO_OFFSET).loadUint(32));
+    } catch (IllegalArgumentException e) {
+      return OptionalLong.empty();
     }
   }
 
