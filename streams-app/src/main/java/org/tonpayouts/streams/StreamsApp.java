@@ -64,7 +64,7 @@ public final class StreamsApp implements AutoCloseable {
     Optional<String> adminToken = adminToken(config);
     Ledger.migrate(ledgerDataSource);
     this.config = config;
-    this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts());
+    this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts(), config.clockSkewMargin());
     this.wiring = wire(config, key, api, ledger, clock, metrics);
     this.topology = wiring.topology();
     String applicationId = config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG);

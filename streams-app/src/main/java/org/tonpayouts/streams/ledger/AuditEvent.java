@@ -59,7 +59,13 @@ public record AuditEvent(
     /** A task that lost its partition (a zombie) tried to record a message: refused, nothing sent. */
     FENCED_WRITE_REFUSED,
     /** An operator resolved a RECONCILIATION_REQUIRED transfer (who and why in the detail). */
-    OPERATOR_RESOLUTION
+    OPERATOR_RESOLUTION,
+    /**
+     * The ledger has no row of a transfer a wallet is waiting on (a failover to an asynchronous
+     * replica, a point-in-time restore): its seqno and hashes are known only to the wallet's state,
+     * so nothing more is signed for the wallet until an operator restores the rows.
+     */
+    LEDGER_ROWS_LOST
   }
 
   public AuditEvent {

@@ -17,8 +17,8 @@ import org.tonpayouts.schemas.ConfirmationStatus;
 
 /**
  * Settles, in three statements whatever their number, the confirmations of a batch that need no
- * judgement: the message is live (SIGNED or SENT), its transfer OPEN, and no CONFIRMED message
- * claims the transaction. That is nearly every verdict, and it is exactly what
+ * judgement: the message is live (SIGNED or SENT) and of the transfer the verdict names, its
+ * transfer OPEN, and no CONFIRMED message claims the transaction. That is nearly every verdict, and it is exactly what
  * {@link MessageTransitions#confirmIn} would do with them one by one in about eight round trips
  * each: the message CONFIRMED (with the sends the API acknowledged, in the same row version), the
  * transfer SETTLED. Nothing else of the transfer needs closing:
@@ -32,8 +32,8 @@ import org.tonpayouts.schemas.ConfirmationStatus;
 final class ConfirmBatch {
   private static final String LOCK_SETTLEABLE =
       "select " + LedgerRows.messageColumns("m")
-          + " from unnest(?::text[], ?::text[]) as v(h, tx)"
-          + " join ton_transactions m on m.message_hash = v.h"
+          + " from unnest(?::text[], ?::text[], ?::text[], ?::text[]) as v(h, tx, r, tr)"
+          + " join ton_transactions m on m.message_hash = v.h and m.request_id = v.r and m.transfer_id = v.tr"
           + " join payout_transfers t on t.request_id = m.request_id and t.transfer_id = m.transfer_id"
           + " where m.status in ('SIGNED', 'SENT') and t.status = 'OPEN'"
           + " and not exists (select 1 from ton_transactions x where x.tx_hash = v.tx and x.status = 'CONFIRMED')"
@@ -76,6 +76,8 @@ final class ConfirmBatch {
     try (PreparedStatement ps = c.prepareStatement(LOCK_SETTLEABLE)) {
       ps.setArray(1, column(c, "text", verdicts, Confirmation::messageHash));
       ps.setArray(2, column(c, "text", verdicts, Confirmation::txHash));
+      ps.setArray(3, column(c, "text", verdicts, Confirmation::requestId));
+      ps.setArray(4, column(c, "text", verdicts, Confirmation::transferId));
       locked = LedgerSql.read(ps, LedgerRows::message);
     }
     if (locked.isEmpty()) {

@@ -2,6 +2,7 @@ package org.tonpayouts.streams.ledger;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
@@ -26,6 +27,8 @@ import javax.sql.DataSource;
 public final class Ledger {
   /** Messages per transfer at most, unless configured otherwise. */
   public static final int DEFAULT_MAX_ATTEMPTS = 5;
+  /** The margin past valid_until an expiry's node time must show, unless configured otherwise (transfer.clock.skew.seconds). */
+  public static final Duration DEFAULT_EXPIRY_MARGIN = Duration.ofSeconds(10);
 
   private final IntentRecorder intents;
   private final MessageTransitions transitions;
@@ -42,14 +45,20 @@ public final class Ledger {
   /**
    * @param maxAttempts messages a transfer may have at most: the ledger refuses to record attempt
    *     {@code maxAttempts + 1}, and fails the transfer when its last one expires
+   * @param expiryMargin how far past a message's valid_until the node's time must be before the
+   *     ledger takes its expiry: the same clock-skew margin the chain poller waits for
+   *     ({@code transfer.clock.skew.seconds}), so a verdict that skipped it is refused
    */
-  public Ledger(DataSource dataSource, Clock clock, int maxAttempts) {
+  public Ledger(DataSource dataSource, Clock clock, int maxAttempts, Duration expiryMargin) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
     }
+    if (expiryMargin == null || expiryMargin.isNegative()) {
+      throw new IllegalArgumentException("expiryMargin must not be negative, got " + expiryMargin);
+    }
     LedgerSql sql = new LedgerSql(dataSource, clock);
     this.intents = new IntentRecorder(sql, maxAttempts);
-    this.transitions = new MessageTransitions(sql, maxAttempts);
+    this.transitions = new MessageTransitions(sql, maxAttempts, expiryMargin);
     this.transfers = new TransferBook(sql);
     this.queries = new LedgerQueries(sql);
     this.audit = new AuditLog(sql);
@@ -59,6 +68,10 @@ public final class Ledger {
     this.admin = new AdminQueries(sql, audit);
     this.auditOutbox = Outbox.audit(sql);
     this.settlementOutbox = Outbox.settlements(sql);
+  }
+
+  public Ledger(DataSource dataSource, Clock clock, int maxAttempts) {
+    this(dataSource, clock, maxAttempts, DEFAULT_EXPIRY_MARGIN);
   }
 
   public Ledger(DataSource dataSource, Clock clock) {

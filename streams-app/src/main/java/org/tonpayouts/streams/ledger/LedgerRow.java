@@ -45,6 +45,11 @@ public record LedgerRow(
     Long evidenceUtime) {
 
   /** Everything but the BOC, so a log line stays one short line. */
+  /** True when this message is one of transfer {@code requestId}/{@code transferId}'s. */
+  public boolean isOf(String requestId, String transferId) {
+    return requestId().equals(requestId) && transferId().equals(transferId);
+  }
+
   @Override
   public String toString() {
     return "LedgerRow[id=" + id + ", request=" + requestId + ", transfer=" + transferId

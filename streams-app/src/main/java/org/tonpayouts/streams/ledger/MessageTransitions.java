@@ -3,6 +3,7 @@ package org.tonpayouts.streams.ledger;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -34,10 +35,13 @@ public final class MessageTransitions {
 
   private final LedgerSql sql;
   private final int maxAttempts;
+  /** Seconds past valid_until the node's time must show for an expiry (the poller's clock-skew margin). */
+  private final long expiryMarginSeconds;
 
-  MessageTransitions(LedgerSql sql, int maxAttempts) {
+  MessageTransitions(LedgerSql sql, int maxAttempts, Duration expiryMargin) {
     this.sql = sql;
     this.maxAttempts = maxAttempts;
+    this.expiryMarginSeconds = expiryMargin.toSeconds();
   }
 
   /**
@@ -131,8 +135,8 @@ public final class MessageTransitions {
 
   /**
    * The message can never apply: by the API node's own time ({@code evidenceUtime}, its
-   * {@code sync_utime}) its {@code valid_until} passed while the wallet's seqno had not moved past
-   * it. The transfer may get another message, with the same seqno, unless it used all its
+   * {@code sync_utime}) its {@code valid_until} passed, by the clock-skew margin as the poller
+   * requires, while the wallet's seqno had not moved past it. The transfer may get another message, with the same seqno, unless it used all its
    * attempts: then it is FAILED ({@link GaveUp}).
    *
    * @return Applied (a next attempt may be signed), GaveUp, TooEarly when the evidence does not
@@ -229,8 +233,9 @@ public final class MessageTransitions {
     if (!row.status().isLive()) {
       return new Repeated(row, transfer);
     }
-    // The wallet refuses a message once valid_until <= now (exit code 36), "now" being the block's time.
-    if (evidenceUtime < row.validUntil().getEpochSecond()) {
+    // The wallet refuses a message once valid_until <= now (exit code 36), "now" being the block's
+    // time; the evidence must show the margin the poller waits for too, whoever sent the verdict.
+    if (evidenceUtime < row.validUntil().getEpochSecond() + expiryMarginSeconds) {
       return new TooEarly(row, evidenceUtime);
     }
     LedgerRow expired = LedgerSql.query(c, "update ton_transactions set status = 'EXPIRED', evidence_utime = ?,"
@@ -265,6 +270,12 @@ public final class MessageTransitions {
     TransferRow open = settleTransfer(c, transfer, TransferStatus.RECONCILIATION_REQUIRED, why, null, null, now);
     AuditLog.insert(c, AuditEvent.about(flagged, Level.ERROR, Type.RECONCILIATION_REQUIRED, null, why), now);
     return new Applied(flagged, open);
+  }
+
+  /** The message with this hash, if the ledger holds it (not locked). */
+  Optional<LedgerRow> messageIn(Connection c, String hash) throws SQLException {
+    return LedgerSql.query(c, "select " + LedgerRows.MESSAGE_COLUMNS + " from ton_transactions where message_hash = ?",
+        LedgerRows::message, hash).stream().findFirst();
   }
 
   /** The hash of the transfer's newest message, if the ledger holds any. */
@@ -323,6 +334,9 @@ public final class MessageTransitions {
     } else if (result instanceof TooEarly t) {
       log.warn("ledger verdict={} refused: node time {} is before valid_until {} hash={}", verdict, t.evidenceUtime(),
           t.message().validUntil().getEpochSecond(), hash);
+    } else if (result instanceof VerdictResult.OtherTransfer o) {
+      log.error("ledger verdict={} refused: it names another transfer's message hash={} why={}", verdict, hash,
+          o.why());
     } else if (result instanceof Unknown) {
       log.warn("ledger verdict={} for an unknown message hash={}", verdict, hash);
     } else {

@@ -116,6 +116,15 @@ public final class TransferBook {
     if (transfer.status() != TransferStatus.SETTLED) {
       return new Refused("the transfer is " + transfer.status() + ", not SETTLED");
     }
+    List<TransferRow> holder = LedgerSql.query(c, "select " + LedgerRows.TRANSFER_COLUMNS + " from payout_transfers"
+        + " where bounce_tx_hash = ?", LedgerRows::transfer, tx);
+    if (!holder.isEmpty()) {
+      // a bounce returns one payout (payout_transfers_bounce_tx): never credit it to a second one
+      String why = "bounce " + tx + " is credited to transfer " + holder.get(0).requestId() + "/"
+          + holder.get(0).transferId() + " already; not credited to this one";
+      AuditLog.insert(c, AuditEvent.about(transfer, Level.ERROR, Type.LEDGER_CONFLICT, why), now);
+      return new Refused(why);
+    }
     TransferRow bounced = LedgerSql.query(c, "update payout_transfers set bounce_tx_hash = ?, returned_nano = ?,"
             + " bounced_at = ?, updated_at = ? where request_id = ? and transfer_id = ? returning "
             + LedgerRows.TRANSFER_COLUMNS,

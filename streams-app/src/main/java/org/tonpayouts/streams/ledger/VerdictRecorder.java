@@ -110,14 +110,10 @@ public final class VerdictRecorder {
           Checks.hash(v.txHash(), "txHash"), v.returnedNano(), v.reason(), now));
     }
     String hash = Checks.hash(v.messageHash(), "messageHash");
-    VerdictResult result = switch (v.status()) {
-      case CONFIRMED -> confirm(c, v, hash, now);
-      case FAILED -> transitions.failIn(c, hash, LedgerSql.truncate(v.reason()), Checks.hashOrNull(v.txHash(), "txHash"),
-          v.lt(), v.utime(), v.feeNano(), now);
-      case EXPIRED -> transitions.expireIn(c, hash, v.evidenceUtime(), now);
-      case RECONCILIATION_REQUIRED -> transitions.reconcileIn(c, hash, LedgerSql.truncate(v.reason()), now);
-      case BOUNCED -> throw new IllegalStateException("handled above");
-    };
+    Optional<LedgerRow> named = transitions.messageIn(c, hash);
+    VerdictResult result = named.isPresent() && !named.get().isOf(v.requestId(), v.transferId())
+        ? otherTransfers(c, v, named.get(), now)
+        : judge(c, v, hash, now);
     List<TransferRow> aborted = List.of();
     TransferRow transfer = transferOf(result);
     if (command.request() != null && transfer != null && transfer.requestId().equals(command.request().requestId())
@@ -127,6 +123,18 @@ public final class VerdictRecorder {
     }
     MessageTransitions.logResult(v.status().name(), hash, result);
     return new RecordedVerdict.OnMessage(command, result, aborted);
+  }
+
+  /** What the verdict on the transfer's own message (or on a message the ledger never recorded) makes of it. */
+  private VerdictResult judge(Connection c, Confirmation v, String hash, Instant now) throws SQLException {
+    return switch (v.status()) {
+      case CONFIRMED -> confirm(c, v, hash, now);
+      case FAILED -> transitions.failIn(c, hash, LedgerSql.truncate(v.reason()), Checks.hashOrNull(v.txHash(), "txHash"),
+          v.lt(), v.utime(), v.feeNano(), now);
+      case EXPIRED -> transitions.expireIn(c, hash, v.evidenceUtime(), now);
+      case RECONCILIATION_REQUIRED -> transitions.reconcileIn(c, hash, LedgerSql.truncate(v.reason()), now);
+      case BOUNCED -> throw new IllegalStateException("a bounce is recorded on its transfer, not on a message");
+    };
   }
 
   /**
@@ -149,8 +157,32 @@ public final class VerdictRecorder {
         + " transfer's own messages applied: completion by us cannot be proven (" + v.reason() + ")"), now);
   }
 
-  /** The transfer a result is about, as it stands after it. */
-  static TransferRow transferOf(VerdictResult result) {
+  /**
+   * The verdict about one transfer names a message of another (the poller recovered by destination
+   * and amount a payment of another of our transfers). That payment is no evidence for this
+   * transfer: nothing is claimed for it. A confirmation still says the transfer's seqno was used
+   * without any of its messages, so, as with a message we never signed ({@link #confirm}), the
+   * transfer needs an operator; any other verdict changes nothing. Both are audited.
+   */
+  private VerdictResult otherTransfers(Connection c, Confirmation v, LedgerRow named, Instant now)
+      throws SQLException {
+    String why = "the verdict " + v.status() + " for transfer " + v.requestId() + "/" + v.transferId() + " names message "
+        + named.messageHash() + " of transfer " + named.requestId() + "/" + named.transferId() + " (seqno "
+        + named.seqno() + (v.txHash() == null ? "" : ", transaction " + v.txHash()) + "): a payment of another"
+        + " transfer is never evidence for this one";
+    Optional<String> newest = transitions.newestMessageIn(c, v.requestId(), v.transferId());
+    Optional<LedgerRow> own = newest.isEmpty() ? Optional.empty() : transitions.messageIn(c, newest.get());
+    AuditLog.insert(c, AuditEvent.about(own.orElse(named), AuditEvent.Level.ERROR, AuditEvent.Type.LEDGER_CONFLICT,
+        v.txHash(), why), now);
+    if (v.status() != org.tonpayouts.schemas.ConfirmationStatus.CONFIRMED || own.isEmpty()) {
+      return new VerdictResult.OtherTransfer(named, why);
+    }
+    return transitions.reconcileIn(c, own.get().messageHash(), LedgerSql.truncate(why + "; the transfer's seqno "
+        + own.get().seqno() + " was used without any of its messages: completion by us cannot be proven"), now);
+  }
+
+  /** The transfer a result is about, as it stands after it; null when it is about none. */
+  public static TransferRow transferOf(VerdictResult result) {
     if (result instanceof VerdictResult.Applied a) {
       return a.transfer();
     } else if (result instanceof VerdictResult.GaveUp g) {

@@ -28,6 +28,12 @@ public sealed interface VerdictResult {
   /** EXPIRED refused: the evidence (the node's time) does not show {@code valid_until} passed. */
   record TooEarly(LedgerRow message, long evidenceUtime) implements VerdictResult {}
 
+  /**
+   * The verdict names a message of another transfer than its own (a payment of another of our
+   * transfers is never evidence for this one): nothing changed, an audit event was written.
+   */
+  record OtherTransfer(LedgerRow message, String why) implements VerdictResult {}
+
   /** No message has this hash. */
   record Unknown(String messageHash) implements VerdictResult {}
 }

@@ -37,6 +37,7 @@ public final class PayoutMetrics {
   private final Counter verdictOverdue;
   private final Counter recheckRequested;
   private final Counter ledgerContradictions;
+  private final Counter ledgerRowsLost;
   private final Counter fenced;
   private final Counter resent;
   /** Wallets whose head request is partly settled, and since when (this instance's tasks). */
@@ -81,6 +82,10 @@ public final class PayoutMetrics {
         .description("Transfers handed back to the poller to re-establish their outcome from the chain").register(registry);
     ledgerContradictions = Counter.builder("ton.tx.ledger_contradiction")
         .description("Verdicts that contradicted the ledger (audited; an operator must look)").register(registry);
+    ledgerRowsLost = Counter.builder("ton.tx.ledger_rows_lost")
+        .description("Transfers a wallet waits on that the ledger has no row of (a failover to an asynchronous"
+            + " replica, a restore): the wallet signs nothing more until an operator restores them (audited"
+            + " LEDGER_ROWS_LOST)").register(registry);
     fenced = Counter.builder("ton.tx.fenced")
         .description("Intents refused because a newer owner took the task's partition (a zombie instance): nothing"
             + " was signed or sent; the counterpart of a lock timeout").register(registry);
@@ -143,6 +148,7 @@ public final class PayoutMetrics {
   public void verdictOverdue() { verdictOverdue.increment(); }
   public void recheckRequested() { recheckRequested.increment(); }
   public void ledgerContradiction() { ledgerContradictions.increment(); }
+  public void ledgerRowsLost() { ledgerRowsLost.increment(); }
   public void fenced() { fenced.increment(); }
   public void resent() { resent.increment(); }
 

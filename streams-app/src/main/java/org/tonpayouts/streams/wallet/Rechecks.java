@@ -1,9 +1,12 @@
 package org.tonpayouts.streams.wallet;
 
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.io.Inbox;
+import org.tonpayouts.streams.ledger.AuditEvent;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.LedgerRow;
 import org.tonpayouts.streams.ledger.TransferHistory;
@@ -21,6 +24,8 @@ final class Rechecks {
   private final TaskWallets wallets;
   private final WalletTxDependencies deps;
   private final Inbox inbox;
+  /** Wallets held on a transfer whose ledger rows are lost, audited once each (by this incarnation). */
+  private final Set<String> lostRowsReported = new HashSet<>();
 
   Rechecks(TaskWallets wallets, WalletTxDependencies deps, Inbox inbox) {
     this.wallets = wallets;
@@ -75,10 +80,10 @@ final class Rechecks {
       return;
     }
     if (history.messages().isEmpty()) {
-      wallets.save(key, new WalletHead(head.subwalletId(), head.headSeq(), head.tailSeq(), head.transferIndex(), null,
-          head.lastAppliedSeqno(), head.partlySettledSince()));
+      holdOnLostRows(key, head, ref, history);
       return;
     }
+    lostRowsReported.remove(key);
     LedgerRow newest = history.newest().orElseThrow();
     if (history.liveMessage().isEmpty()) {
       log.warn("transfer waiting for a verdict has no live message, next attempt subwallet={} request={} transfer={}"
@@ -93,5 +98,31 @@ final class Rechecks {
         + " validUntil={}", key, newest.requestId(), newest.transferId(), newest.seqno(), newest.messageHash(),
         newest.validUntil());
     wallets.submitted(key, head, queued, newest, history.hashes(), history.messages().get(0).createdAt(), true, true);
+  }
+
+  /**
+   * The wallet waits on a transfer it signed (it knows the seqno and hashes), yet the ledger has
+   * no message of it: committed rows were lost (a failover to an asynchronous replica, a
+   * point-in-time restore). The message may well have applied, so signing the transfer again, or
+   * the next one on a fresh read, could pay twice. The wallet holds: it signs nothing, re-reads the
+   * ledger at every watchdog pass (restored rows are taken up at once), and an operator is told once.
+   */
+  private void holdOnLostRows(String key, WalletHead head, TransferRef ref, TransferHistory history) {
+    CurrentTransfer current = head.current();
+    wallets.save(key, head.submitted(current.recheckAgainAt(deps.clock().instant().plus(deps.settings().verdictTimeout()))));
+    if (!lostRowsReported.add(key)) {
+      return;
+    }
+    deps.metrics().ledgerRowsLost();
+    String detail = "the wallet waits on transfer " + ref.requestId() + "/" + ref.transferId() + " signed with seqno "
+        + current.seqno() + " (attempt " + current.attempt() + ", hashes " + current.hashes() + "), but the ledger"
+        + " has no message of it" + (history.transfer() == null ? " nor its transfer row" : "") + ": its rows were"
+        + " lost (a failover to an asynchronous replica or a restore?). The message may have applied: nothing more is"
+        + " signed for this wallet until the rows are restored (the watchdog re-reads them) or an operator decides";
+    log.error("ledger rows lost, wallet held subwallet={} request={} transfer={} seqno={} hashes={}", key,
+        ref.requestId(), ref.transferId(), current.seqno(), current.hashes());
+    deps.io().audit(new AuditEvent(0, null, AuditEvent.Level.ERROR, AuditEvent.Type.LEDGER_ROWS_LOST,
+        head.subwalletId(), deps.subwallets().address(head.subwalletId()).toRaw(), ref.requestId(), ref.transferId(),
+        current.seqno(), current.newestHash(), null, detail));
   }
 }

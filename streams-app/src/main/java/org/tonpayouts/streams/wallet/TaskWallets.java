@@ -132,6 +132,14 @@ final class TaskWallets {
   void publishDecided(String key, WalletHead head, QueuedRequest queued, TransferRow transfer, LedgerRow message,
       Confirmation verdict) {
     PayoutRequest request = queued.request();
+    if (!transfer.requestId().equals(request.requestId()) || transfer.transferIndex() != head.transferIndex()) {
+      // another transfer's outcome never decides the wallet's current one, nor where its seqno stands
+      deps.metrics().ledgerContradiction();
+      log.error("outcome of another transfer refused subwallet={} request={} transferIndex={} outcomeOf={}/{}"
+          + " status={}", key, request.requestId(), head.transferIndex(), transfer.requestId(), transfer.transferId(),
+          transfer.status());
+      return;
+    }
     Instant now = deps.clock().instant();
     stopWatching(head);
     forwardSettlement(key, TransferEvents.settlement(request, transfer, message, verdict, now));

@@ -17,6 +17,7 @@ import org.tonpayouts.streams.ledger.RecordedVerdict;
 import org.tonpayouts.streams.ledger.TransferDecision;
 import org.tonpayouts.streams.ledger.TransferRow;
 import org.tonpayouts.streams.ledger.VerdictCommand;
+import org.tonpayouts.streams.ledger.VerdictRecorder;
 import org.tonpayouts.streams.ledger.VerdictResult;
 
 /**
@@ -117,6 +118,16 @@ final class VerdictHandling {
 
   /** Turns what the ledger made of a verdict on the current transfer into the wallet's next state and events. */
   private void apply(String key, WalletHead head, QueuedRequest queued, Confirmation verdict, VerdictResult result) {
+    TransferRow about = VerdictRecorder.transferOf(result);
+    if (about != null && !(about.requestId().equals(verdict.requestId())
+        && about.transferId().equals(verdict.transferId()))) {
+      // the ledger's answer is about another transfer than the wallet's: it can neither settle nor move this one
+      deps.metrics().ledgerContradiction();
+      log.error("verdict refused: the ledger's result is about another transfer subwallet={} request={} transfer={}"
+          + " hash={} result={} resultTransfer={}/{}", key, verdict.requestId(), verdict.transferId(),
+          verdict.messageHash(), result.getClass().getSimpleName(), about.requestId(), about.transferId());
+      return;
+    }
     if (result instanceof VerdictResult.Applied a) {
       decideOrWait(key, head, queued, a.transfer(), a.message(), verdict);
     } else if (result instanceof VerdictResult.GaveUp g) {
@@ -138,6 +149,10 @@ final class VerdictHandling {
       log.warn("expiry not proven yet, still waiting subwallet={} request={} transfer={} hash={} nodeTime={}"
           + " validUntil={}", key, verdict.requestId(), verdict.transferId(), verdict.messageHash(), t.evidenceUtime(),
           t.message().validUntil().getEpochSecond());
+    } else if (result instanceof VerdictResult.OtherTransfer o) {
+      deps.metrics().ledgerContradiction();
+      log.error("verdict refused, it names another transfer's message subwallet={} request={} transfer={} hash={}"
+          + " why={}", key, verdict.requestId(), verdict.transferId(), verdict.messageHash(), o.why());
     } else if (result instanceof VerdictResult.Unknown u) {
       log.error("verdict for a message the ledger never recorded subwallet={} request={} transfer={} hash={}", key,
           verdict.requestId(), verdict.transferId(), u.messageHash());

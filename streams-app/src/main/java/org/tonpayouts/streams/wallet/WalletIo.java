@@ -13,6 +13,7 @@ import org.tonpayouts.streams.io.Inbox;
 import org.tonpayouts.streams.io.Resender;
 import org.tonpayouts.streams.io.SendLog;
 import org.tonpayouts.streams.io.SendRecorder;
+import org.tonpayouts.streams.ledger.AuditEvent;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.RecordedVerdict;
@@ -55,6 +56,7 @@ public final class WalletIo implements AutoCloseable {
   private final Batcher<IssueJob> issues;
   private final Batcher<VerdictJob> verdicts;
   private final Batcher<RecheckJob> rechecks;
+  private final Batcher<AuditEvent> audits;
 
   private record IssueJob(IssueTask task, Inbox inbox, Consumer<IssueOutcome> then) {}
 
@@ -74,6 +76,15 @@ public final class WalletIo implements AutoCloseable {
         .deliver(() -> j.then().accept(new RecordedVerdict.Failed(j.command(), "ledger unavailable")))));
     this.rechecks = new Batcher<>("payout-rechecks", this::readHistories, jobs -> jobs.forEach(j -> j.inbox()
         .deliver(() -> j.then().accept(null))));
+    this.audits = new Batcher<>("payout-audit", events -> events.forEach(e -> ledger.audit().record(e)),
+        events -> events.forEach(e -> log.error("audit event not recorded (the ledger failed) event={} subwallet={}"
+            + " request={} transfer={} seqno={} hash={} detail={}", e.event(), e.subwalletId(), e.requestId(),
+            e.transferId(), e.seqno(), e.messageHash(), e.detail())));
+  }
+
+  /** Records an audit event the stream thread decided on, off the stream thread. */
+  public void audit(AuditEvent event) {
+    audits.submit(event);
   }
 
   /** Issues {@code task} in the next round; {@code then} runs on the task's stream thread with the outcome. */
@@ -174,7 +185,7 @@ public final class WalletIo implements AutoCloseable {
    */
   public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
     return issues.awaitIdle(timeout) && verdicts.awaitIdle(timeout) && rechecks.awaitIdle(timeout)
-        && issues.awaitIdle(timeout) && sends.awaitIdle(timeout);
+        && audits.awaitIdle(timeout) && issues.awaitIdle(timeout) && sends.awaitIdle(timeout);
   }
 
   @Override
@@ -182,6 +193,7 @@ public final class WalletIo implements AutoCloseable {
     issues.close();
     verdicts.close();
     rechecks.close();
+    audits.close();
     sends.close();
     resender.close();
     sendLog.close();

@@ -56,7 +56,7 @@ class IntentRecorderTest {
   private Intent expiredFirstAttempt(String requestId, long seqno) {
     Intent first = db.intent(requestId, 1, seqno, requestId + "-1");
     recorded(ledger.intents().record(first));
-    assertThat(ledger.transitions().expire(first.messageHash(), first.validUntil().getEpochSecond()))
+    assertThat(ledger.transitions().expire(first.messageHash(), LedgerFixture.provenExpiry(first)))
         .isInstanceOf(VerdictResult.Applied.class);
     return first;
   }
@@ -138,7 +138,7 @@ class IntentRecorderTest {
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       last = db.intent("req-1", attempt, 7, "attempt-" + attempt);
       recorded(ledger.intents().record(last));
-      VerdictResult expiry = ledger.transitions().expire(last.messageHash(), last.validUntil().getEpochSecond());
+      VerdictResult expiry = ledger.transitions().expire(last.messageHash(), LedgerFixture.provenExpiry(last));
       assertThat(expiry).isInstanceOf(attempt < MAX_ATTEMPTS ? VerdictResult.Applied.class : VerdictResult.GaveUp.class);
     }
 

@@ -33,6 +33,8 @@ final class LedgerFixture implements BeforeEachCallback, AfterAllCallback {
   static final Duration TTL = Duration.ofSeconds(60);
   static final long SUBWALLET = 698983191L;
   static final int MAX_ATTEMPTS = 3;
+  /** The clock-skew margin the ledger's expiries need past valid_until. */
+  static final Duration EXPIRY_MARGIN = Ledger.DEFAULT_EXPIRY_MARGIN;
   static final String WALLET = rawAddress("wallet-A");
   static final String OTHER_WALLET = rawAddress("wallet-B");
   static final String DESTINATION = rawAddress("destination");
@@ -47,7 +49,7 @@ final class LedgerFixture implements BeforeEachCallback, AfterAllCallback {
     String name = SharedTestInfrastructure.databaseName(testClass);
     dataSource = Ledger.pooledDataSource(postgres.jdbcUrl(name), postgres.user(), postgres.password(), 4);
     Ledger.migrate(dataSource);
-    ledger = new Ledger(dataSource, clock, MAX_ATTEMPTS);
+    ledger = new Ledger(dataSource, clock, MAX_ATTEMPTS, EXPIRY_MARGIN);
   }
 
   void empty() throws SQLException {
@@ -89,6 +91,11 @@ final class LedgerFixture implements BeforeEachCallback, AfterAllCallback {
 
   Intent intent(String requestId, int attempt, long seqno, String seed) {
     return intent(request(requestId, 1), 0, attempt, WALLET, seqno, seed);
+  }
+
+  /** The earliest node time that proves {@code intent}'s message expired: valid_until plus the margin. */
+  static long provenExpiry(Intent intent) {
+    return intent.validUntil().getEpochSecond() + EXPIRY_MARGIN.toSeconds();
   }
 
   static String hash(String seed) {

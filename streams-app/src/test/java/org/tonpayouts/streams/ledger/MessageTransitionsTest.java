@@ -95,13 +95,16 @@ class MessageTransitionsTest {
   void shouldExpireOnlyOnTheNodesTimeAndReleaseTheTransferForItsNextAttempt() {
     Intent intent = record("req-1", 1, 7, "m1");
 
-    VerdictResult early = transitions.expire(intent.messageHash(), validUntil(intent) - 1);
-    VerdictResult proven = transitions.expire(intent.messageHash(), validUntil(intent));
+    // the wallet refuses the message from valid_until on; the verdict must show the skew margin past it too
+    VerdictResult atValidUntil = transitions.expire(intent.messageHash(), validUntil(intent));
+    VerdictResult early = transitions.expire(intent.messageHash(), LedgerFixture.provenExpiry(intent) - 1);
+    VerdictResult proven = transitions.expire(intent.messageHash(), LedgerFixture.provenExpiry(intent));
 
+    assertThat(atValidUntil).isInstanceOf(VerdictResult.TooEarly.class);
     assertThat(early).isInstanceOf(VerdictResult.TooEarly.class);
     assertThat(proven).isInstanceOfSatisfying(VerdictResult.Applied.class, a -> {
       assertThat(a.message().status()).isEqualTo(LedgerStatus.EXPIRED);
-      assertThat(a.message().evidenceUtime()).isEqualTo(validUntil(intent));
+      assertThat(a.message().evidenceUtime()).isEqualTo(LedgerFixture.provenExpiry(intent));
       assertThat(a.transfer().status()).isEqualTo(TransferStatus.OPEN);
     });
     // Our own clock is irrelevant: this ledger's clock is still at the start, long before valid_until.
@@ -113,7 +116,7 @@ class MessageTransitionsTest {
     // attempt 1 judged expired (wrongly: its node's clock ran ahead), attempt 2 signed with the same seqno,
     // then attempt 1 applies after all
     Intent first = record("req-1", 1, 7, "attempt-1");
-    assertThat(transitions.expire(first.messageHash(), validUntil(first))).isInstanceOf(VerdictResult.Applied.class);
+    assertThat(transitions.expire(first.messageHash(), LedgerFixture.provenExpiry(first))).isInstanceOf(VerdictResult.Applied.class);
     Intent second = record("req-1", 2, 7, "attempt-2");
     transitions.recordSends(Map.of(second.messageHash(), Sends.one(db.clock.instant())));
 
@@ -137,7 +140,7 @@ class MessageTransitionsTest {
   void shouldConfirmTheAttemptARecoveredHashNamesEvenWhenTheVerdictCameFromAWatchOfAnOlderOne() {
     // a re-check of attempt 1 overtaken by attempt 2: the poller recovers the hash that applied (attempt 2's)
     Intent first = record("req-1", 1, 7, "attempt-1");
-    assertThat(transitions.expire(first.messageHash(), validUntil(first))).isInstanceOf(VerdictResult.Applied.class);
+    assertThat(transitions.expire(first.messageHash(), LedgerFixture.provenExpiry(first))).isInstanceOf(VerdictResult.Applied.class);
     Intent second = record("req-1", 2, 7, "attempt-2");
     Confirmation recovered = Confirmation.of("req-1", "t-0", LedgerFixture.SUBWALLET, second.messageHash(), 7,
         ConfirmationStatus.CONFIRMED, hash("tx-1"), 42L, 1_700L, 2_000L,

@@ -1,6 +1,7 @@
 package org.tonpayouts.streams.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 import static org.tonpayouts.streams.ledger.LedgerFixture.DESTINATION;
 import static org.tonpayouts.streams.ledger.LedgerFixture.OTHER_WALLET;
@@ -94,10 +95,34 @@ class TransferBookTest {
   }
 
   @Test
+  void shouldCreditOneBounceToOnePayoutOnly() throws Exception {
+    Intent first = db.intent("req-1", 1, 7, "m1");
+    Intent second = db.intent("req-2", 1, 8, "m2");
+    for (Intent paid : List.of(first, second)) {
+      ledger.intents().record(paid);
+      ledger.transitions().confirm(paid.messageHash(), hash("tx-" + paid.requestId()), 10L + paid.seqno(), null, null);
+    }
+    assertThat(ledger.transfers().recordBounce("req-1", "t-0", hash("bounce"), 1_000L, null))
+        .isInstanceOf(TransferDecision.Decided.class);
+
+    TransferDecision twice = ledger.transfers().recordBounce("req-2", "t-0", hash("bounce"), 1_000L, null);
+
+    assertThat(twice).isInstanceOfSatisfying(TransferDecision.Refused.class,
+        r -> assertThat(r.why()).contains("credited to transfer req-1/t-0 already"));
+    assertThat(ledger.queries().transfer("req-2", "t-0")).get().satisfies(t -> assertThat(t.bounceTxHash()).isNull());
+    assertThat(ledger.audit().forRequest("req-2")).extracting(AuditEvent::event, AuditEvent::level)
+        .containsExactly(tuple(AuditEvent.Type.LEDGER_CONFLICT, AuditEvent.Level.ERROR));
+    // and the database holds the line for any writer
+    assertThatThrownBy(() -> db.execute("update payout_transfers set bounce_tx_hash = '" + hash("bounce")
+        + "' where request_id = 'req-2'")).isInstanceOf(java.sql.SQLException.class)
+        .hasMessageContaining("payout_transfers_bounce_tx");
+  }
+
+  @Test
   void shouldReadHistoriesWithConflictsOriginsAndEveryAttemptInOneCall() {
     Intent first = db.intent("req-1", 1, 7, "attempt-1");
     ledger.intents().record(first);
-    ledger.transitions().expire(first.messageHash(), first.validUntil().getEpochSecond());
+    ledger.transitions().expire(first.messageHash(), LedgerFixture.provenExpiry(first));
     Intent second = db.intent("req-1", 2, 7, "attempt-2");
     ledger.intents().record(second);
     PayoutRequest sameIdOtherContent = request("req-1", SUBWALLET, 1, 7L);

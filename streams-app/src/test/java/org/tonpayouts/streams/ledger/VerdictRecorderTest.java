@@ -39,7 +39,7 @@ class VerdictRecorderTest {
     return new VerdictCommand(Confirmation.of(intent.requestId(), intent.transferId(), intent.subwalletId(),
         intent.messageHash(), intent.seqno(), status, tx, lt, lt == null ? null : 1_700L, lt == null ? null : 2_000L,
         status == ConfirmationStatus.CONFIRMED ? null : "chain says " + status, db.clock.instant(),
-        status == ConfirmationStatus.EXPIRED ? intent.validUntil().getEpochSecond() : null, null), null, null, WALLET);
+        status == ConfirmationStatus.EXPIRED ? LedgerFixture.provenExpiry(intent) : null, null), null, null, WALLET);
   }
 
   private static VerdictResult result(RecordedVerdict recorded) {
@@ -123,7 +123,7 @@ class VerdictRecorderTest {
     ledger.transitions().confirm(repeated.messageHash(), hash("tx-repeated"), 50L, null, null);
     Intent claimsTaken = record("req-claims", 1, 9, "claims");
     Intent overturned = record("req-overturned", 1, 10, "overturned");
-    ledger.transitions().expire(overturned.messageHash(), overturned.validUntil().getEpochSecond());
+    ledger.transitions().expire(overturned.messageHash(), LedgerFixture.provenExpiry(overturned));
     Intent expiresThenApplies = record("req-twice", 1, 11, "twice");
     Intent failed = record("req-failed", 1, 12, "failed");
     Intent unknown = db.intent("req-unknown", 1, 13, "never recorded");
@@ -161,7 +161,7 @@ class VerdictRecorderTest {
     Intent settled = record("req-settled", 1, 9, "settled");
     ledger.transitions().confirm(settled.messageHash(), hash("tx-settled"), 50L, null, null);
     Intent expired = record("req-expired", 1, 10, "expired");
-    ledger.transitions().expire(expired.messageHash(), expired.validUntil().getEpochSecond());
+    ledger.transitions().expire(expired.messageHash(), LedgerFixture.provenExpiry(expired));
     Intent claims = record("req-claims", 1, 11, "claims");
     Intent sameTransfer = record("req-same", 1, 12, "same");
     List<VerdictCommand> commands = List.of(
@@ -212,5 +212,37 @@ class VerdictRecorderTest {
       db.execute("drop trigger refuse_tx on ton_transactions");
       db.execute("drop function refuse_tx()");
     }
+  }
+
+  @Test
+  void shouldNeverTakeAVerdictNamingAnotherTransfersMessageAsEvidenceForItsOwn() {
+    Intent other = record("req-other", 1, 7, "other"); // live: the batch would have settled it
+    Intent own = record("req-own", 1, 8, "own");
+    Intent expiredElsewhere = record("req-third", 1, 9, "third");
+    VerdictCommand claimsOthersPayment = new VerdictCommand(Confirmation.of("req-own", "t-0", own.subwalletId(),
+        other.messageHash(), own.seqno(), ConfirmationStatus.CONFIRMED, hash("tx-other"), 50L, 1_700L, 2_000L,
+        "recovered by destination and amount", db.clock.instant()), null, null, WALLET);
+    VerdictCommand expiresOthers = new VerdictCommand(Confirmation.of("req-third", "t-0", expiredElsewhere.subwalletId(),
+        other.messageHash(), expiredElsewhere.seqno(), ConfirmationStatus.EXPIRED, null, null, null, null, "expired",
+        db.clock.instant(), LedgerFixture.provenExpiry(other), null), null, null, WALLET);
+
+    List<RecordedVerdict> recorded = ledger.verdicts().record(List.of(claimsOthersPayment, expiresOthers));
+
+    assertThat(result(recorded.get(0))).as("its own seqno was used without its messages: an operator decides")
+        .isInstanceOfSatisfying(VerdictResult.Applied.class, a -> {
+          assertThat(a.transfer().requestId()).isEqualTo("req-own");
+          assertThat(a.transfer().status()).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+          assertThat(a.message().messageHash()).isEqualTo(own.messageHash());
+        });
+    assertThat(result(recorded.get(1))).isInstanceOfSatisfying(VerdictResult.OtherTransfer.class,
+        o -> assertThat(o.message().requestId()).isEqualTo("req-other"));
+    assertThat(ledger.queries().attempts("req-other", "t-0")).extracting(LedgerRow::status)
+        .as("the message named is untouched").containsExactly(LedgerStatus.SIGNED);
+    assertThat(ledger.queries().attempts("req-third", "t-0")).extracting(LedgerRow::status)
+        .containsExactly(LedgerStatus.SIGNED);
+    assertThat(ledger.audit().forRequest("req-own")).extracting(AuditEvent::event)
+        .containsExactly(AuditEvent.Type.LEDGER_CONFLICT, AuditEvent.Type.RECONCILIATION_REQUIRED);
+    assertThat(ledger.audit().forRequest("req-third")).extracting(AuditEvent::event)
+        .containsExactly(AuditEvent.Type.LEDGER_CONFLICT);
   }
 }

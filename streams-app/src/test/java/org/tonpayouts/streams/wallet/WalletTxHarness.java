@@ -104,7 +104,7 @@ final class WalletTxHarness implements AutoCloseable {
   void open(Path state) {
     this.stateDir = state;
     config = PayoutTestKit.config(overrides);
-    ledger = new Ledger(database, appClock, config.maxAttempts());
+    ledger = new Ledger(database, appClock, config.maxAttempts(), config.clockSkewMargin());
     metrics = PayoutMetrics.inMemory();
     Properties props = StreamsProperties.base(config, "wallet-tx-harness");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
