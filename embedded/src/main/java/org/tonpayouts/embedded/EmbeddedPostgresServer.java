@@ -202,7 +202,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               .setServerConfig("synchronous_commit", synchronousCommit ? "on" : "off")
               // the ledger's tables churn (each transfer updates its rows several times) and a local
               // run lasts minutes: with the default one-minute nap, dead index entries pile up before
-              // the first vacuum (the README recommends the same for a production database)
+              // the first vacuum (docs/production.md recommends the same for a production database)
               .setServerConfig("autovacuum_naptime", "5s");
       if (dataDir != null) {
         builder.setDataDirectory(Directories.create(dataDir)).setCleanDataDirectory(false);

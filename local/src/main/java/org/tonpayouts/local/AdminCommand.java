@@ -22,7 +22,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code payouts admin ...}: streams-app's admin API from the command line (README: Admin API and
+ * {@code payouts admin ...}: streams-app's admin API from the command line (docs/operations.md: Admin API and
  * the reconciliation runbook). Prints the API's JSON answer; exit 0 on success, 1 when the API
  * refused (its reason on stderr), 2 on bad usage or no answer.
  */

@@ -189,7 +189,7 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
     out.println("  peak heap: children from their -Xlog:gc logs (largest heap occupancy before a collection);"
         + " launcher from its memory pool MXBeans. Ledger: embedded PostgreSQL with synchronous_commit=on,"
         + " fsync=off. The children log no line per API request in a benchmark.");
-    out.printf("  JVMs: children with %s, launcher with %s (PAYOUTS_JAVA_OPTS; see the README on C1 and the collector for the local"
+    out.printf("  JVMs: children with %s, launcher with %s (PAYOUTS_JAVA_OPTS; see docs/local-stack.md on C1 and the collector for the local"
         + " stack).%n", jvmOptions(ChildSpec.javaOptions(System.getenv())),
         jvmOptions(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
             .filter(a -> a.startsWith("-XX:")).toList()));

@@ -8,20 +8,25 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code payouts config-table}: regenerates the README's configuration table from PayoutsConfig. */
+/**
+ * {@code payouts config-table}: regenerates the configuration reference of
+ * {@code docs/configuration.md} from PayoutsConfig.
+ */
 @Command(name = "config-table", mixinStandardHelpOptions = true,
-    description = "Rewrites the configuration table of the README (between its markers) from PayoutsConfig's keys,"
-        + " defaults and documentation. Run it after adding or changing a key; a test fails until you do.")
+    description = "Rewrites the configuration reference table of " + ConfigTable.PAGE + " (between its markers)"
+        + " from PayoutsConfig's keys, defaults and documentation. Run it after adding or changing a key; a test"
+        + " fails until you do.")
 public final class ConfigTableCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--readme", paramLabel = "<file>", description = "The README to rewrite (default: the checkout's).")
-  Path readme;
+  @Option(names = "--page", paramLabel = "<file>",
+      description = "The page to rewrite (default: the checkout's " + ConfigTable.PAGE + ").")
+  Path page;
 
   @Override
   public Integer call() throws Exception {
-    Path file = readme != null ? readme : Home.locate().dir().resolve("README.md");
+    Path file = page != null ? page : Home.locate().dir().resolve(ConfigTable.PAGE);
     boolean changed = ConfigTable.regenerate(file);
     spec.commandLine().getOut().println(changed ? "rewrote the configuration table of " + file
         : "the configuration table of " + file + " is up to date");

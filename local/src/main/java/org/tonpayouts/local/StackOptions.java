@@ -22,7 +22,7 @@ public final class StackOptions {
 
   @Option(names = "--set", paramLabel = "KEY=VALUE",
       description = "A configuration key for both streams-app and chain-poller, e.g. --set"
-          + " transfer.valid.until.ttl.seconds=20 (repeatable; the README's configuration reference lists the keys).")
+          + " transfer.valid.until.ttl.seconds=20 (repeatable; docs/configuration.md lists the keys).")
   Map<String, String> settings = new LinkedHashMap<>();
 
   @Option(names = "--timeout-s", defaultValue = "0",

@@ -35,25 +35,34 @@ import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
- * The README's examples work as written: every topic's example message passes that topic's serde
- * and JSON Schema (requests also streams-app's rules), the console-producer line carries a valid
- * request, the sample properties file loads, and the devnet fund call funds.
+ * The examples of the README and the docs work as written: every topic's example message in
+ * docs/topics-and-events.md passes that topic's serde and JSON Schema (requests also streams-app's
+ * rules), the console-producer lines (the README's first payout and the topics page) carry a valid
+ * request, the sample properties files (the README and docs/production.md) load, and the devnet fund
+ * call of docs/local-stack.md funds.
  */
 class ReadmeExamplesTest {
   private static final Pattern EXAMPLE = Pattern.compile("^Example `(payout\\.[a-z.]+)` value \\(key `([^`]+)`");
-  private static String readme;
+  private static final String README = "README.md";
+  private static final String TOPICS = "docs/topics-and-events.md";
+  private static final String PRODUCTION = "docs/production.md";
+  private static final String LOCAL_STACK = "docs/local-stack.md";
+  /** Each page's text by its path in the checkout. */
+  private static final Map<String, String> PAGES = new HashMap<>();
 
   /** One example message: topic, key and the JSON of the fenced block that follows the line naming them. */
   record Example(String topic, String key, String json) {}
 
   @BeforeAll
   static void read() throws IOException {
-    readme = Files.readString(Home.locate().dir().resolve("README.md"), StandardCharsets.UTF_8);
+    for (String path : List.of(README, TOPICS, PRODUCTION, LOCAL_STACK)) {
+      PAGES.put(path, Files.readString(Home.locate().dir().resolve(path), StandardCharsets.UTF_8));
+    }
   }
 
   static List<Example> examples() {
     List<Example> examples = new ArrayList<>();
-    List<String> lines = readme.lines().toList();
+    List<String> lines = PAGES.get(TOPICS).lines().toList();
     for (int i = 0; i < lines.size(); i++) {
       Matcher m = EXAMPLE.matcher(lines.get(i));
       if (m.find()) {
@@ -98,32 +107,37 @@ class ReadmeExamplesTest {
 
   @Test
   void shouldProduceAValidRequestWithTheConsoleProducerLine() {
-    Matcher line = Pattern.compile("echo '([^|']+)\\|([^']+)' \\\\\\n\\s*\\| kafka-console-producer\\.sh").matcher(readme);
+    for (String page : List.of(README, TOPICS)) {
+      Matcher line = Pattern.compile("echo '([^|']+)\\|([^']+)' \\\\\\n\\s*\\| kafka-console-producer\\.sh")
+          .matcher(PAGES.get(page));
 
-    assertThat(line.find()).as("the console producer example").isTrue();
-    assertValidRequest(line.group(1), line.group(2));
+      assertThat(line.find()).as("the console producer example of %s", page).isTrue();
+      assertValidRequest(line.group(1), line.group(2));
+    }
   }
 
   @Test
   void shouldLoadTheSamplePropertiesFile() throws IOException {
-    Matcher block = Pattern.compile("A minimal `payouts.properties`:\\n\\n```\\n(.*?)```", Pattern.DOTALL)
-        .matcher(readme);
-    assertThat(block.find()).isTrue();
-    Properties props = new Properties();
-    props.load(new StringReader(block.group(1)));
-    Map<String, Object> values = new HashMap<>();
-    props.forEach((k, v) -> values.put(k.toString(), v));
+    for (String page : List.of(README, PRODUCTION)) {
+      Matcher block = Pattern.compile("A minimal `payouts.properties`:\\n\\n```\\n(.*?)```", Pattern.DOTALL)
+          .matcher(PAGES.get(page));
+      assertThat(block.find()).as("the sample properties file of %s", page).isTrue();
+      Properties props = new Properties();
+      props.load(new StringReader(block.group(1)));
+      Map<String, Object> values = new HashMap<>();
+      props.forEach((k, v) -> values.put(k.toString(), v));
 
-    PayoutsConfig config = new PayoutsConfig(values);
+      PayoutsConfig config = new PayoutsConfig(values);
 
-    assertThat(config.bootstrapServers()).isEqualTo("kafka-1:9092,kafka-2:9092,kafka-3:9092");
-    assertThat(values.keySet()).allMatch(PayoutsConfig.CONFIG.names()::contains);
+      assertThat(config.bootstrapServers()).isEqualTo("kafka-1:9092,kafka-2:9092,kafka-3:9092");
+      assertThat(values.keySet()).allMatch(PayoutsConfig.CONFIG.names()::contains);
+    }
   }
 
   @Test
   void shouldFundAWalletWithTheDocumentedDevnetCall() throws Exception {
     Matcher call = Pattern.compile("curl -s -X POST http://127\\.0\\.0\\.1:8081/admin/fund .*?-d '([^']+)'",
-        Pattern.DOTALL).matcher(readme);
+        Pattern.DOTALL).matcher(PAGES.get(LOCAL_STACK));
     assertThat(call.find()).isTrue();
     JsonNode body = Json.mapper().readTree(call.group(1));
     try (Devnet devnet = Devnet.builder().blockInterval(Duration.ofMillis(50)).start()) {

@@ -9,14 +9,16 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.types.Password;
 
 /**
- * The README's configuration table, generated from {@link PayoutsConfig#CONFIG} so the two cannot
- * disagree: a test compares them, and {@code ./payouts config-table} rewrites the README's table
- * between its markers.
+ * The configuration reference table of {@code docs/configuration.md}, generated from
+ * {@link PayoutsConfig#CONFIG} so the two cannot disagree: a test compares them, and
+ * {@code ./payouts config-table} rewrites the page's table between its markers.
  */
 public final class ConfigTable {
   public static final String BEGIN = "<!-- BEGIN config-table: generated from PayoutsConfig by ./payouts config-table;"
       + " edit the code, not this table -->";
   public static final String END = "<!-- END config-table -->";
+  /** The page that holds the table, relative to the checkout's root. */
+  public static final String PAGE = "docs/configuration.md";
   public static final String REGENERATE = "./payouts config-table";
 
   private ConfigTable() {}
@@ -54,34 +56,34 @@ public final class ConfigTable {
     return doc == null ? "" : doc.replace("|", "\\|").replace("\n", " ");
   }
 
-  /** The table currently between the markers of {@code readme}. */
-  public static String current(String readme) {
-    int begin = readme.indexOf(BEGIN);
-    int end = readme.indexOf(END);
+  /** The table currently between the markers of {@code page}. */
+  public static String current(String page) {
+    int begin = page.indexOf(BEGIN);
+    int end = page.indexOf(END);
     if (begin < 0 || end < begin) {
-      throw new IllegalArgumentException("the README has no " + BEGIN + " ... " + END + " section");
+      throw new IllegalArgumentException("the page has no " + BEGIN + " ... " + END + " section");
     }
-    return readme.substring(begin + BEGIN.length(), end).strip() + "\n";
+    return page.substring(begin + BEGIN.length(), end).strip() + "\n";
   }
 
-  /** {@code readme} with the table between the markers replaced by the generated one. */
-  public static String regenerate(String readme) {
-    int begin = readme.indexOf(BEGIN);
-    int end = readme.indexOf(END);
+  /** {@code page} with the table between the markers replaced by the generated one. */
+  public static String regenerate(String page) {
+    int begin = page.indexOf(BEGIN);
+    int end = page.indexOf(END);
     if (begin < 0 || end < begin) {
-      throw new IllegalArgumentException("the README has no " + BEGIN + " ... " + END + " section");
+      throw new IllegalArgumentException("the page has no " + BEGIN + " ... " + END + " section");
     }
-    return readme.substring(0, begin + BEGIN.length()) + "\n" + markdown() + readme.substring(end);
+    return page.substring(0, begin + BEGIN.length()) + "\n" + markdown() + page.substring(end);
   }
 
   /** Rewrites the table in the file; returns true when it changed. */
-  public static boolean regenerate(Path readme) throws IOException {
-    String before = Files.readString(readme, StandardCharsets.UTF_8);
+  public static boolean regenerate(Path page) throws IOException {
+    String before = Files.readString(page, StandardCharsets.UTF_8);
     String after = regenerate(before);
     if (after.equals(before)) {
       return false;
     }
-    Files.writeString(readme, after, StandardCharsets.UTF_8);
+    Files.writeString(page, after, StandardCharsets.UTF_8);
     return true;
   }
 

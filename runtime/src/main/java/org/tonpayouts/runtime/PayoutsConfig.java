@@ -71,7 +71,7 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final String TON_API_RPS_CONFIG = "ton.api.requests.per.second";
   private static final String TON_API_RPS_DOC =
       "Client-side rate limit of this process. toncenter allows 1/s without a key and 10 to 100/s with one; the"
-          + " processes sharing a key split it (README: Scaling out).";
+          + " processes sharing a key split it (docs/operations.md: Scaling out).";
   public static final String TON_API_TIMEOUT_MS_CONFIG = "ton.api.timeout.ms";
   private static final String TON_API_TIMEOUT_MS_DOC = "Per-call timeout of TON API requests.";
   public static final String TON_API_MAX_IN_FLIGHT_CONFIG = "ton.api.max.in.flight";
@@ -208,7 +208,7 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String TOPICS_PARTITIONS_DOC =
       "Partitions of every payout topic that `payouts topics` creates. It bounds the stream tasks, so how many"
           + " instances and threads can share the wallets; payout.requests and payout.confirmations must have the same"
-          + " count. Changing it on a live deployment moves wallets between partitions: see the README's scaling section.";
+          + " count. Changing it on a live deployment moves wallets between partitions: see docs/operations.md, Scaling out.";
   public static final String TOPICS_REPLICATION_FACTOR_CONFIG = "topics.replication.factor";
   private static final String TOPICS_REPLICATION_FACTOR_DOC =
       "Replication factor of the payout topics that `payouts topics` creates; -1 takes the broker's"
@@ -235,7 +235,7 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final String ADMIN_PORT_CONFIG = "admin.port";
   private static final String ADMIN_PORT_DOC =
       "Port of streams-app's admin API (request lifecycles, wallet views, reconciliation and its resolution;"
-          + " README: Admin API); 0 disables it. Every call needs the bearer token (admin.token or admin.token.file);"
+          + " docs/operations.md: Admin API); 0 disables it. Every call needs the bearer token (admin.token or admin.token.file);"
           + " streams-app refuses to start with a port and no token. Keep the port off the public network.";
   public static final String ADMIN_TOKEN_CONFIG = "admin.token";
   private static final String ADMIN_TOKEN_DOC =

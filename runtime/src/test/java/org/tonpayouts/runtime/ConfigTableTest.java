@@ -7,17 +7,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** The README's configuration table is generated from PayoutsConfig and must match it. */
+/** The configuration reference of docs/configuration.md is generated from PayoutsConfig and must match it. */
 class ConfigTableTest {
-  /** Surefire runs in the module directory; the README is the checkout's. */
-  private static final Path README = Path.of("..", "README.md");
+  /** Surefire runs in the module directory; the page is the checkout's. */
+  private static final Path PAGE = Path.of("..").resolve(ConfigTable.PAGE);
 
   @Test
-  void shouldMatchTheReadme() throws Exception {
-    String readme = Files.readString(README, StandardCharsets.UTF_8);
+  void shouldMatchTheConfigurationPage() throws Exception {
+    String page = Files.readString(PAGE, StandardCharsets.UTF_8);
 
-    assertThat(ConfigTable.current(readme))
-        .as("README.md's configuration table differs from PayoutsConfig: run %s", ConfigTable.REGENERATE)
+    assertThat(ConfigTable.current(page))
+        .as("%s's configuration table differs from PayoutsConfig: run %s", ConfigTable.PAGE, ConfigTable.REGENERATE)
         .isEqualTo(ConfigTable.markdown());
   }
 

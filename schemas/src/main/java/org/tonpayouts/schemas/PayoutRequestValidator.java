@@ -139,7 +139,7 @@ public final class PayoutRequestValidator {
           + " bytes");
     }
     // Decode first and parse the text, never the bytes: Jackson would otherwise guess the
-    // encoding (UTF-16 and UTF-32 included) and let a request the README calls invalid be paid.
+    // encoding (UTF-16 and UTF-32 included) and let a request the intake policy calls invalid be paid.
     String text;
     StrictUtf8.Result decoded = StrictUtf8.decode(rawValue);
     if (decoded instanceof StrictUtf8.Malformed malformed) {

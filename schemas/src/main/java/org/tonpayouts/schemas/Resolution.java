@@ -4,7 +4,7 @@ import java.time.Instant;
 
 /**
  * An operator's decision on a transfer that was {@link SettlementStatus#RECONCILIATION_REQUIRED}:
- * carried by the second settlement of that transfer, the one that replaces the first (README,
+ * carried by the second settlement of that transfer, the one that replaces the first (docs/operations.md,
  * reconciliation runbook). A settlement without it is streams-app's own outcome.
  *
  * @param operator who decided, as the operator named themselves to the admin API

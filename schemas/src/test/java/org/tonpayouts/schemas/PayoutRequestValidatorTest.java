@@ -71,7 +71,7 @@ class PayoutRequestValidatorTest {
     assertThat(result.request()).isEqualTo(full);
   }
 
-  /** The example of the README's "Topics and events" section, verbatim. */
+  /** The example request of docs/topics-and-events.md, verbatim. */
   private static final String README_EXAMPLE = """
       {
         "schemaVersion": 1,

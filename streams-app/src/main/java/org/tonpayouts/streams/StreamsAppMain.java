@@ -97,7 +97,7 @@ public final class StreamsAppMain implements Callable<Integer> {
       }
       throw new StartupException("cannot use the ledger database " + config.postgresUrl() + " as user "
           + config.postgresUser() + ": " + rootDescription(e) + ". The database and the user must exist; the user"
-          + " needs CREATE on the database (streams-app migrates its schema with Flyway at start). See the README's"
+          + " needs CREATE on the database (streams-app migrates its schema with Flyway at start). See docs/production.md,"
           + " production quick start.", e);
     }
   }

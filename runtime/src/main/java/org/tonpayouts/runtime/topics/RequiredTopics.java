@@ -82,7 +82,7 @@ public final class RequiredTopics {
     if (together.values().stream().distinct().count() > 1) {
       throw new TopicsNotReadyException("topics " + String.join(" and ", together.keySet())
           + " must have the same partition count, have " + together + " on Kafka at " + bootstrapServers
-          + ": a wallet's requests and confirmations must meet in one task. See the README's 'Scaling out'.", null);
+          + ": a wallet's requests and confirmations must meet in one task. See docs/operations.md, 'Scaling out'.", null);
     }
   }
 }

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *       (both are safe to change on a live topic);</li>
  *   <li>a partition count other than the configured one, a replication factor below the configured
  *       one, or co-partitioned topics with different counts are reported as conflicts and never
- *       changed: more partitions move wallets between tasks (README, "Scaling out").</li>
+ *       changed: more partitions move wallets between tasks (docs/operations.md, "Scaling out").</li>
  * </ul>
  */
 public final class TopicProvisioner {
@@ -153,7 +153,7 @@ public final class TopicProvisioner {
     int replication = description.partitions().get(0).replicas().size();
     if (partitions != settings.partitions()) {
       return new TopicOutcome.Conflict(name, "has " + partitions + " partitions, topics.partitions is "
-          + settings.partitions() + ": not changed (repartitioning moves wallets between tasks; see the README's"
+          + settings.partitions() + ": not changed (repartitioning moves wallets between tasks; see docs/operations.md,"
           + " 'Scaling out'), set topics.partitions=" + partitions + " to accept it");
     }
     if (settings.replicationFactor().isPresent() && replication < settings.replicationFactor().get()) {

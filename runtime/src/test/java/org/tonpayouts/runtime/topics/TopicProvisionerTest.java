@@ -99,7 +99,7 @@ class TopicProvisionerTest {
 
     assertThat(outcomes).filteredOn(TopicOutcome::isProblem).extracting(TopicOutcome::line).containsExactly(
         "CONFLICT  " + confirmations + " has 5 partitions, topics.partitions is 3: not changed (repartitioning moves"
-            + " wallets between tasks; see the README's 'Scaling out'), set topics.partitions=5 to accept it",
+            + " wallets between tasks; see docs/operations.md, 'Scaling out'), set topics.partitions=5 to accept it",
         "CONFLICT  " + requests + "+" + confirmations + " must have the same partition count, have {" + requests
             + "=3, " + confirmations + "=5}: a wallet's requests and confirmations must meet in one task");
     assertThat(admin.describeTopics(List.of(confirmations)).allTopicNames().get(30, TimeUnit.SECONDS)

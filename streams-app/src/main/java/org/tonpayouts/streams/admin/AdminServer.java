@@ -36,7 +36,7 @@ import org.tonpayouts.ton.api.TonApi;
 import org.tonpayouts.ton.wallet.Subwallets;
 
 /**
- * streams-app's admin API on {@code admin.port} (README: Admin API; {@code openapi/admin-api.yaml}):
+ * streams-app's admin API on {@code admin.port} (docs/operations.md: Admin API; {@code openapi/admin-api.yaml}):
  * a request's lifecycle, a wallet's view, the transfers waiting for a reconciliation, and their
  * resolution. Every call needs {@code Authorization: Bearer <admin token>} (401 otherwise); the
  * token is never logged. JSON in and out; refusals say why.

@@ -19,7 +19,7 @@ import org.tonpayouts.streams.ledger.ResolutionResult.Resolved;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
- * Operators' resolutions of RECONCILIATION_REQUIRED transfers (README: the reconciliation runbook).
+ * Operators' resolutions of RECONCILIATION_REQUIRED transfers (docs/operations.md: the reconciliation runbook).
  * One transaction each moves the transfer to SETTLED or FAILED (the only moves the table's trigger
  * allows out of RECONCILIATION_REQUIRED), writes who and why to the audit log, and queues the
  * transfer's second settlement, carrying the resolution, in {@code settlement_outbox}: the outbox
