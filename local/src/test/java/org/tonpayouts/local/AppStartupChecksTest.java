@@ -1,7 +1,6 @@
 package org.tonpayouts.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -64,8 +63,7 @@ class AppStartupChecksTest {
   @Test
   void shouldRefuseToStartWithoutTopicsThenRunTheTopicsCommandIdempotently() throws Exception {
     Home home = Home.locate();
-    assumeTrue(Files.isRegularFile(home.streamsAppJar()) && Files.isRegularFile(home.chainPollerJar()),
-        "the children's shaded jars are built (mvn package of streams-app and chain-poller)");
+    BuiltJars.requireChildren(home);
     Path config = config(devnet.baseUrl().toString());
 
     Run streamsApp = run(home.streamsAppJar(), config, "--config", config.toString());
@@ -93,7 +91,7 @@ class AppStartupChecksTest {
   @Test
   void shouldRefuseATonApiNodeWhoseClockIsOffNamingItsUrl() throws Exception {
     Home home = Home.locate();
-    assumeTrue(Files.isRegularFile(home.chainPollerJar()), "chain-poller's shaded jar is built");
+    BuiltJars.require(home.chainPollerJar());
     Path config = config(devnetInThePast.baseUrl().toString());
 
     Run poller = run(home.chainPollerJar(), config, "--config", config.toString());

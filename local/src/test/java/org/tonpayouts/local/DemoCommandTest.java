@@ -1,7 +1,6 @@
 package org.tonpayouts.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,8 +23,7 @@ class DemoCommandTest {
   @Test
   void shouldSettleATinyDemoThroughChildProcessesAndExitZero() throws Exception {
     Home home = Home.locate();
-    assumeTrue(Files.isRegularFile(home.streamsAppJar()) && Files.isRegularFile(home.chainPollerJar()),
-        "the children's shaded jars are built (mvn package of streams-app and chain-poller)");
+    BuiltJars.requireChildren(home);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cmd = LocalStackMain.commandLine();
