@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * What the {@link ChainAuditor} found: the figures of a run, read from devnet's chain, the ledger
@@ -16,7 +17,8 @@ import org.tonpayouts.schemas.SettlementStatus;
  * @param lostTransfers requested transfers without any terminal settlement
  * @param reconciliations RECONCILIATION_REQUIRED transfers with their reason, and whether the chain shows them paid
  * @param foreignAttempts foreign payments the chaos attempted
- * @param foreignLanded foreign payments found on chain (not ours: counted apart, never a violation)
+ * @param foreignLandings foreign payments found on chain, each exactly as the foreign signer recorded
+ *     it (not ours: counted apart, never a violation)
  * @param fencedRefusals intents the ledger refused to a task that no longer held its partition
  * @param chainTransactions wallet transactions read from the chain
  * @param appliedMessages external messages applied to the wallets (each used one seqno)
@@ -27,7 +29,8 @@ import org.tonpayouts.schemas.SettlementStatus;
  */
 public record ChainAudit(int transfersRequested, Map<SettlementStatus, Integer> settlements, int landed,
                          int doublePayouts, int lostTransfers, List<Reconciliation> reconciliations,
-                         int foreignAttempts, int foreignLanded, int fencedRefusals, int chainTransactions,
+                         int foreignAttempts, List<ForeignLanding> foreignLandings, int fencedRefusals,
+                         int chainTransactions,
                          int appliedMessages, Map<String, Integer> ledgerMessages, int reusedIds,
                          int reusedIdsRejected, List<Violation> violations) {
 
@@ -73,6 +76,20 @@ public record ChainAudit(int transfersRequested, Map<SettlementStatus, Integer> 
     }
   }
 
+  /**
+   * A foreign signer's payment found on chain, and whose seqno it took.
+   *
+   * @param seqno the wallet seqno its message used
+   * @param repeatedPayee whether the wallet's requested transfers pay this destination one amount
+   *     in two or more requests (a repeated payee)
+   * @param sameAmount whether that amount is this payment's
+   * @param seqnoOf the transfer of ours the ledger binds to that seqno (its seqno was taken), or null
+   * @param seqnoOfStatus that transfer's terminal settlement; null without one
+   */
+  public record ForeignLanding(long subwalletId, long seqno, TonAddress destination, long amountNano, String comment,
+                               String txHash, boolean repeatedPayee, boolean sameAmount, TransferRef seqnoOf,
+                               SettlementStatus seqnoOfStatus) {}
+
   /** A transfer that needs an operator, with the pipeline's reason and the chain's answer. */
   public record Reconciliation(TransferRef ref, long subwalletId, String reason, boolean paidOnChain) {}
 
@@ -81,8 +98,14 @@ public record ChainAudit(int transfersRequested, Map<SettlementStatus, Integer> 
     byStatus.putAll(settlements);
     settlements = java.util.Collections.unmodifiableMap(byStatus);
     reconciliations = List.copyOf(reconciliations);
+    foreignLandings = List.copyOf(foreignLandings);
     ledgerMessages = Map.copyOf(ledgerMessages);
     violations = List.copyOf(violations);
+  }
+
+  /** Foreign payments found on chain. */
+  public int foreignLanded() {
+    return foreignLandings.size();
   }
 
   public int count(SettlementStatus status) {

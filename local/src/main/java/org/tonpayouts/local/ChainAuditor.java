@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.local.ChainAudit.ForeignLanding;
 import org.tonpayouts.local.ChainAudit.Reconciliation;
 import org.tonpayouts.local.ChainAudit.Rule;
 import org.tonpayouts.local.ChainAudit.Violation;
@@ -34,8 +36,14 @@ import org.tonpayouts.ton.api.TonApi;
  * SETTLED transfer landed exactly as requested (destination, amount, comment); legs of a request
  * landed in order and none after a leg that did not; each wallet's applied seqnos are consecutive;
  * every CONFIRMED ledger message is its chain transaction; nothing was paid that nobody asked for
- * (a foreign signer's payments are counted apart); no message refused by fencing was recorded or
- * landed; every requestId reused with other content was rejected.
+ * (a foreign signer's payments are counted apart, each only if it is exactly a payment the signer
+ * recorded: wallet, destination, amount and its own comment, even to a payee of ours, once); no
+ * message refused by fencing was recorded or landed; every requestId reused with other content
+ * was rejected.
+ *
+ * <p>A transfer whose seqno a foreign payment took can never land (all its messages carry that
+ * seqno): the foreign payment is not its landing, even when it pays the transfer's destination
+ * its amount, so a SETTLED settlement of it is SETTLED_NOT_ON_CHAIN.
  */
 public final class ChainAuditor {
   private static final Logger log = LoggerFactory.getLogger(ChainAuditor.class);
@@ -47,7 +55,7 @@ public final class ChainAuditor {
    * Where the auditor reads.
    *
    * @param ourPublicKey the wallets' public key: tells our signatures from others'
-   * @param foreign the foreign signer's attempts (its payments are expected, and counted apart)
+   * @param foreign the foreign signer's attempts: each may account for one payment on chain, exactly as recorded
    */
   public record Sources(TonApi api, SoakLedger ledger, String bootstrapServers, WalletSet wallets,
                         byte[] ourPublicKey, List<ForeignSigner.Attempt> foreign) {}
@@ -86,7 +94,8 @@ public final class ChainAuditor {
 
     // every payment of every wallet: a requested transfer, a foreign signer's, or nobody's
     Map<TransferRef, List<Payment>> landings = new HashMap<>();
-    int foreignLanded = 0;
+    List<ForeignSigner.Attempt> foreignLeft = new ArrayList<>(sources.foreign());
+    List<ForeignFound> foreignFound = new ArrayList<>();
     for (WalletHistory history : chain.values()) {
       for (Tx tx : history.transactions()) {
         if (tx.aborted()) {
@@ -94,8 +103,8 @@ public final class ChainAuditor {
         }
         for (Payment p : tx.payments()) {
           ExpectedTransfer e = p.comment() == null ? null : byComment.get(p.comment());
-          if (p.destination().equals(ForeignSigner.DESTINATION)) {
-            foreignLanded++;
+          if (e == null && takeAttempt(foreignLeft, p)) {
+            foreignFound.add(new ForeignFound(history.subwalletId(), tx, p));
           } else if (e == null) {
             violation(Rule.UNREQUESTED_PAYMENT, "subwallet " + history.subwalletId() + " paid " + p.amountNano()
                 + " to " + p.destination() + " comment '" + p.comment() + "' in tx " + p.txHash());
@@ -169,6 +178,7 @@ public final class ChainAuditor {
         default -> { }
       }
     }
+    List<ForeignLanding> foreignLandings = foreignLandings(foreignFound, transfers, terminal);
     for (TransferRef ref : terminal.keySet()) {
       if (!expected.containsKey(ref)) {
         violation(Rule.UNEXPECTED_SETTLEMENT, ref + " was settled (" + terminal.get(ref).get(0).status()
@@ -191,11 +201,65 @@ public final class ChainAuditor {
     });
     reconciliations.sort(Comparator.comparing(r -> r.ref().requestId()));
     ChainAudit audit = new ChainAudit(load.transferCount(), byStatus, landings.size(), doublePayouts, lost,
-        reconciliations, sources.foreign().size(), foreignLanded, fenced.size(), chainTxs, applied, ledgerByStatus,
+        reconciliations, sources.foreign().size(), foreignLandings, fenced.size(), chainTxs, applied, ledgerByStatus,
         load.reusedIds().size(), reusedRejected, violations);
     log.info("chain audit transfers={} landed={} double={} lost={} violations={}", audit.transfersRequested(),
         audit.landed(), doublePayouts, lost, perRule);
     return audit;
+  }
+
+  /** A foreign signer's payment found on chain, in the transaction of {@code subwalletId} that made it. */
+  private record ForeignFound(long subwalletId, Tx tx, Payment payment) {}
+
+  /** A destination a wallet pays, at any amount. */
+  private record Destination(long subwalletId, TonAddress destination) {}
+
+  /**
+   * Takes from {@code left} the first attempt {@code p} is exactly the payment of (wallet,
+   * destination, amount, comment): each attempt accounts for one payment at most.
+   */
+  private static boolean takeAttempt(List<ForeignSigner.Attempt> left, Payment p) {
+    for (Iterator<ForeignSigner.Attempt> it = left.iterator(); it.hasNext(); ) {
+      ForeignSigner.Attempt a = it.next();
+      if (a.wallet().equals(p.wallet()) && a.destination().equals(p.destination()) && a.amountNano() == p.amountNano()
+          && a.comment().equals(p.comment())) {
+        it.remove();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The foreign payments found on chain: whether they paid a repeated payee of their wallet (the
+   * amount too), and which transfer of ours the ledger binds to the seqno they took, with its
+   * terminal settlement.
+   */
+  private List<ForeignLanding> foreignLandings(List<ForeignFound> found, List<SoakLedger.Transfer> transfers,
+      Map<TransferRef, List<Settlement>> terminal) {
+    Set<SoakLoad.Payee> repeated = load.repeatedPayees();
+    Set<Destination> repeatedDestinations = repeated.stream()
+        .map(p -> new Destination(p.subwalletId(), p.destination())).collect(Collectors.toSet());
+    Map<String, SoakLedger.Transfer> bySeqno = new HashMap<>();
+    for (SoakLedger.Transfer t : transfers) {
+      // a transfer FAILED without a transaction let go of its seqno (none of its messages ever applied)
+      if (t.seqno() != null && !("FAILED".equals(t.status()) && t.txHash() == null)) {
+        bySeqno.put(t.walletAddress() + "/" + t.seqno(), t);
+      }
+    }
+    List<ForeignLanding> out = new ArrayList<>();
+    for (ForeignFound f : found) {
+      Payment p = f.payment();
+      long seqno = f.tx().in() == null ? -1 : f.tx().in().seqno();
+      SoakLedger.Transfer taken = bySeqno.get(p.wallet().toRaw() + "/" + seqno);
+      TransferRef ref = taken == null ? null : new TransferRef(taken.requestId(), taken.transferId());
+      List<Settlement> settled = ref == null ? List.of() : terminal.getOrDefault(ref, List.of());
+      out.add(new ForeignLanding(f.subwalletId(), seqno, p.destination(), p.amountNano(), p.comment(), p.txHash(),
+          repeatedDestinations.contains(new Destination(f.subwalletId(), p.destination())),
+          repeated.contains(new SoakLoad.Payee(f.subwalletId(), p.destination(), p.amountNano())), ref,
+          settled.isEmpty() ? null : settled.get(0).status()));
+    }
+    return out;
   }
 
   /** Every landed leg's earlier legs landed before it (lt order on the one wallet). */

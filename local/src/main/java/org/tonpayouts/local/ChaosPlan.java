@@ -13,7 +13,7 @@ import org.tonpayouts.devnet.Faults;
  */
 public record ChaosPlan(List<Event> events) {
   /** One act of chaos. */
-  public sealed interface Event permits Kill, Pause, Foreign, Lag, Latency, TransportMode {
+  public sealed interface Event permits Kill, Pause, Foreign, PayeeFrontRun, DustFlood, Lag, Latency, TransportMode {
     double at();
   }
 
@@ -29,6 +29,24 @@ public record ChaosPlan(List<Event> events) {
    */
   public record Foreign(double at, int walletIndex, long amountNano, boolean frontRun) implements Event {}
 
+  /**
+   * Someone else pays, from a wallet with a transfer of ours in flight to a payee that wallet paid
+   * before (the same amount, in an earlier request), that same payee, ahead of our message in the
+   * next block: it takes our transfer's seqno, and the payment on chain under that seqno looks like
+   * our transfer's ({@code sameAmount}) or pays the payee another amount. The search for such a
+   * transfer starts at wallet {@code walletIndex}.
+   */
+  public record PayeeFrontRun(double at, int walletIndex, boolean sameAmount) implements Event {}
+
+  /**
+   * Once {@code whileDown} (a chain-poller killed at this same moment; null for none) is down, a
+   * foreign payment takes the seqno of a transfer in flight (of wallet {@code walletIndex}, or the
+   * next wallet with one) and that wallet receives {@code burst} inbound 1-nanoton transfers on top
+   * of it, then {@code perMinute} a minute for {@code steady}.
+   */
+  public record DustFlood(double at, String whileDown, int walletIndex, int burst, int perMinute, Duration steady)
+      implements Event {}
+
   /** The API node of {@code node} lags {@code blocks} blocks behind for {@code duration}. */
   public record Lag(double at, String node, int blocks, Duration duration) implements Event {}
 
@@ -39,13 +57,17 @@ public record ChaosPlan(List<Event> events) {
   public record TransportMode(double at, String node, Faults.TransportError how) implements Event {}
 
   public ChaosPlan {
-    events = events.stream().sorted(Comparator.comparingDouble(Event::at)).toList();
+    // a dust flood comes just before the kill it is planned at: it waits for that kill to burst
+    events = events.stream().sorted(Comparator.comparingDouble(Event::at)
+        .thenComparing(e -> e instanceof DustFlood ? 0 : 1)).toList();
   }
 
   /**
    * Draws the chaos of a run: the kills spread evenly over the instances of each kind, the pauses
-   * on random streams-app instances, foreign payments ({@code faults.foreign()} per transfer),
-   * lag and latency episodes covering their share of the window, and changes of transport-error kind.
+   * on random streams-app instances, foreign payments ({@code faults.foreign()} per transfer, and
+   * half as many again front-running a transfer to a repeated payee), lag and latency episodes
+   * covering their share of the window, changes of transport-error kind, and the dust floods, each
+   * at a chain-poller kill.
    */
   public static ChaosPlan draw(SoakOptions options, StackRun.Instances instances, int transfers) {
     Random random = new Random(options.seed() * 7919 + 17);
@@ -81,7 +103,31 @@ public record ChaosPlan(List<Event> events) {
             kinds[random.nextInt(kinds.length)]));
       }
     }
+    drawPayeesAndDust(options, instances, foreign, events);
     return new ChaosPlan(events);
+  }
+
+  /**
+   * Front-runs of transfers to repeated payees and the dust floods, drawn from a Random of their
+   * own: a seed still draws the kills, pauses and faults it drew before these existed.
+   */
+  private static void drawPayeesAndDust(SoakOptions options, StackRun.Instances instances, long foreign,
+      List<Event> events) {
+    Random random = new Random(options.seed() * 104_729 + 29);
+    long payees = foreign == 0 ? 0 : Math.max(1, Math.round(foreign / 2.0));
+    for (long i = 0; i < payees; i++) {
+      // from 10 % of the window on, once wallets have paid their payees; every other one the same amount
+      events.add(new PayeeFrontRun(0.1 + 0.8 * random.nextDouble(), random.nextInt(options.wallets()), i % 2 == 0));
+    }
+    SoakOptions.Dust dust = options.dust();
+    List<Kill> pollerKills = events.stream().filter(Kill.class::isInstance).map(Kill.class::cast)
+        .filter(k -> instances.chainPollerNames().contains(k.child())).sorted(Comparator.comparingDouble(Kill::at))
+        .toList();
+    for (int i = 0; i < dust.floods(); i++) {
+      Kill kill = pollerKills.isEmpty() ? null : pollerKills.get(i * pollerKills.size() / dust.floods());
+      events.add(new DustFlood(kill == null ? 0.3 : kill.at(), kill == null ? null : kill.child(),
+          random.nextInt(options.wallets()), dust.burst(), dust.perMinute(), dust.steady()));
+    }
   }
 
   private static void kills(Random random, List<String> names, int count, double wipeRate, List<Event> events) {

@@ -68,6 +68,7 @@ public final class Soak {
       Drain drain;
       SoakChaos.Summary chaosSummary;
       Map<String, Long> faultCounts;
+      Map<String, Integer> scansCutShort;
       try (SettlementWatcher watcher = SettlementWatcher.start(bootstrap, clock);
           SoakProducer producer = new SoakProducer(load, options.window(), bootstrap, watcher, clock);
           SoakChaos chaos = new SoakChaos(plan, options, run, foreign, ledger, producer, clock, out)) {
@@ -79,6 +80,7 @@ public final class Soak {
         awaitReusedIdsRejected(bootstrap, load);
         chaos.clearFaults();
         faultCounts = chaos.faultCounts();
+        scansCutShort = chaos.scansCutShort();
         chaosSummary = chaos.summary();
         if (chaos.failure() != null) {
           drain = drain.failed("the chaos driver failed: " + chaos.failure());
@@ -89,8 +91,8 @@ public final class Soak {
       say("auditing: devnet's chain through its API, the ledger, payout.settlements and payout.rejected ...");
       ChainAudit audit = ChainAuditor.audit(new ChainAuditor.Sources(api, ledger, bootstrap, run.wallets(),
           run.key().key().publicKey(), foreign.attempts()), load);
-      return new SoakReport(options, load, plan, chaosSummary, faultCounts, foreign.attempts(), drain, audit,
-          (clock.millis() - started) / 1000.0, run.directory());
+      return new SoakReport(options, load, plan, chaosSummary, faultCounts, scansCutShort, foreign.attempts(), drain,
+          audit, (clock.millis() - started) / 1000.0, run.directory());
     }
   }
 
@@ -179,6 +181,13 @@ public final class Soak {
         options.streamsAppKills(), options.pollerKills(), options.wipeRate() * 100, options.zombies(),
         plan.count(ChaosPlan.Foreign.class), plan.count(ChaosPlan.Lag.class), plan.count(ChaosPlan.Latency.class),
         r.rateLimit() * 100, r.transportError() * 100, r.drop() * 100, r.stale() * 100);
+    SoakOptions.Dust dust = options.dust();
+    say("chaos: %d foreign front-run(s) of a transfer in flight to a repeated payee (the load has %d repeated"
+            + " payees), %d dust flood(s) of %d inbound 1-nanoton transfers on one wallet (%d at once right after a"
+            + " chain-poller kill, on top of a foreign payment that took the seqno of its transfer in flight, then %d"
+            + " a minute for %d s)", plan.count(ChaosPlan.PayeeFrontRun.class),
+        load.repeatedPayees().size(), plan.count(ChaosPlan.DustFlood.class), dust.perFlood(), dust.burst(),
+        dust.perMinute(), dust.steady().toSeconds());
   }
 
   private void say(String format, Object... args) {

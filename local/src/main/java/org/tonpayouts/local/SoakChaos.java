@@ -24,6 +24,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -37,9 +39,10 @@ import org.tonpayouts.schemas.Topics;
 /**
  * Carries out a {@link ChaosPlan} against a running stack on its own thread: kill -9 and restart
  * (state directory kept or wiped), SIGSTOP past the session timeout and SIGCONT (a zombie), foreign
- * payments, and each process's devnet API node's faults (per-request rates from the start, lag and
- * latency episodes, transport-error kinds). Between acts it supervises: a child that exits by
- * itself is reported and restarted, as a process supervisor would.
+ * payments (front-runs of transfers to repeated payees by a {@link PayeeFrontRunner}), dust floods
+ * (by a {@link DustFlooder}), and each process's devnet API node's faults (per-request rates from
+ * the start, lag and latency episodes, transport-error kinds). Between acts it supervises: a child
+ * that exits by itself is reported and restarted, as a process supervisor would.
  */
 final class SoakChaos implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SoakChaos.class);
@@ -54,6 +57,9 @@ final class SoakChaos implements AutoCloseable {
   private static final Duration ZOMBIE_REJOIN_TIMEOUT = Duration.ofSeconds(60);
   private static final int STALE_BLOCKS = 2;
   private static final int EPISODE_STRETCH = 4;
+  /** chain-poller's log line for a wallet scan cut short by its page budget, going on next round. */
+  private static final String SCAN_CUT_SHORT = "scan stopped at page limit";
+  private static final Pattern LOGGED_WALLET = Pattern.compile("wallet=(\\S+)");
   /** Kafka Streams' transaction.timeout.ms under exactly-once (its default; the apps keep it). */
   private static final Duration STREAMS_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
 
@@ -63,6 +69,7 @@ final class SoakChaos implements AutoCloseable {
   /** What the chaos did, for the report. */
   record Summary(Map<String, Integer> killsByChild, int restartsWiped, int restartsKept, List<ZombieEvidence> zombies,
                  int lagEpisodes, int latencyEpisodes, int transportModeChanges, int foreignEvents,
+                 List<PayeeFrontRunner.FrontRun> payeeFrontRuns, List<DustFlooder.Flood> dustFloods,
                  List<UnexpectedExit> unexpectedExits, int eventsLate) {
     int kills(String kind) {
       return killsByChild.entrySet().stream().filter(e -> e.getKey().startsWith(kind))
@@ -77,6 +84,8 @@ final class SoakChaos implements AutoCloseable {
   private final ForeignSigner foreign;
   private final SoakLedger ledger;
   private final SoakProducer producer;
+  private final PayeeFrontRunner payees;
+  private final DustFlooder dust;
   private final Clock clock;
   private final PrintWriter out;
   private final Thread thread;
@@ -110,10 +119,18 @@ final class SoakChaos implements AutoCloseable {
     this.foreign = foreign;
     this.ledger = ledger;
     this.producer = producer;
+    this.payees = new PayeeFrontRunner(foreign, ledger, devnet, run.wallets(), clock);
+    this.dust = new DustFlooder(devnet, ledger, foreign, run.wallets(), this::down, clock);
     this.clock = clock;
     this.out = out;
     this.thread = new Thread(this::runPlan, "soak-chaos");
     thread.setDaemon(true);
+  }
+
+  /** Whether child {@code name} is down: not running, or not ready yet (restarted, still starting). */
+  private boolean down(String name) {
+    ChildProcess child = run.processes().child(name);
+    return !child.isAlive() || !Http.isOk(child.spec().opsUrl("/health/ready"));
   }
 
   /** Sets every process's API node's per-request faults and starts the plan's clock at {@code windowStart}. */
@@ -205,6 +222,11 @@ final class SoakChaos implements AutoCloseable {
         foreign.sign(subwallet, f.amountNano());
       }
       foreignEvents.incrementAndGet();
+    } else if (event instanceof ChaosPlan.PayeeFrontRun p) {
+      payees.start(p);
+      foreignEvents.incrementAndGet();
+    } else if (event instanceof ChaosPlan.DustFlood d) {
+      dust.start(d);
     } else if (event instanceof ChaosPlan.Lag l) {
       Faults faults = devnet.node(l.node()).faults();
       faults.lag(l.blocks());
@@ -487,9 +509,9 @@ final class SoakChaos implements AutoCloseable {
   }
 
   /**
-   * Waits until the plan's last act is done (a pause may run past the window); the chaos thread
-   * goes on supervising the children until {@link #close()}, and the per-request faults stay on
-   * until {@link #clearFaults()}.
+   * Waits until the plan's last act is done (a pause may run past the window), front-runs and
+   * dust floods included; the chaos thread goes on supervising the children until {@link
+   * #close()}, and the per-request faults stay on until {@link #clearFaults()}.
    *
    * @return false when the acts were not done within {@code timeout}
    */
@@ -498,12 +520,33 @@ final class SoakChaos implements AutoCloseable {
     while (!planDone && thread.isAlive() && clock.millis() < deadline) {
       Thread.sleep(SUPERVISE_EVERY.toMillis());
     }
-    return planDone;
+    return planDone && payees.awaitDone(Duration.ofMillis(Math.max(0, deadline - clock.millis())))
+        && dust.awaitDone(Duration.ofMillis(Math.max(0, deadline - clock.millis())));
   }
 
   /** Turns every fault off on every process's API node (before the audit reads the chain). */
   void clearFaults() {
     nodeNames().forEach(n -> devnet.node(n).faults().clear());
+  }
+
+  /**
+   * The wallet scans the chain-poller processes cut short at their page budget to go on next
+   * round, by wallet (raw address), from their logs: a dust flood made a poller page on.
+   */
+  Map<String, Integer> scansCutShort() {
+    Map<String, Integer> byWallet = new java.util.TreeMap<>();
+    for (ChildProcess child : run.processes().children()) {
+      if (!child.name().startsWith(ChildConfig.CHAIN_POLLER) || !Files.exists(child.spec().logFile())) {
+        continue;
+      }
+      for (String line : linesFrom(child.spec().logFile(), 0)) {
+        Matcher wallet = LOGGED_WALLET.matcher(line);
+        if (line.contains(SCAN_CUT_SHORT) && wallet.find()) {
+          byWallet.merge(wallet.group(1), 1, Integer::sum);
+        }
+      }
+    }
+    return byWallet;
   }
 
   /** Faults fired by type, summed over the processes' API nodes. */
@@ -537,7 +580,7 @@ final class SoakChaos implements AutoCloseable {
   Summary summary() {
     return new Summary(new java.util.TreeMap<>(killsByChild), restartsWiped.get(), restartsKept.get(),
         List.copyOf(zombies), lagEpisodes.get(), latencyEpisodes.get(), transportModes.get(), foreignEvents.get(),
-        List.copyOf(unexpected), eventsLate.get());
+        payees.frontRuns(), dust.floods(), List.copyOf(unexpected), eventsLate.get());
   }
 
   Throwable failure() {
@@ -560,5 +603,7 @@ final class SoakChaos implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     timer.shutdownNow();
+    payees.close();
+    dust.close();
   }
 }

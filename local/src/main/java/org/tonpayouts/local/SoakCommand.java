@@ -26,7 +26,10 @@ import picocli.CommandLine.Spec;
         + " killed with kill -9 and restarted (on the same or a wiped state directory), a streams-app instance is"
         + " paused with SIGSTOP past its session timeout and resumed (a zombie), and every process's devnet API node"
         + " injects faults: 429s, transport errors after acceptance, dropped messages, stale reads, lag and latency"
-        + " episodes, and a foreign signer pays from the wallets with their current seqno.",
+        + " episodes, and a foreign signer pays from the wallets with their current seqno (some of it to a payee a"
+        + " wallet pays repeatedly, ahead of our transfer in flight to it, taking its seqno); right after a"
+        + " chain-poller kill a foreign payment takes the seqno of a transfer in flight and its wallet is flooded with"
+        + " inbound 1-nanoton transfers (dust) on top of it, and keeps receiving them for a while.",
         "Then every transfer must settle, and an auditor reads devnet's chain through its API, the ledger and the"
             + " topics: no transfer landed twice, every transfer has exactly one terminal settlement, every SETTLED"
             + " one landed as requested, legs in order, seqnos consecutive, ledger = chain, nothing paid that nobody"
@@ -98,6 +101,24 @@ public final class SoakCommand implements Callable<Integer> {
   @Option(names = "--foreign-rate", description = "Foreign payments (someone else using the key) per transfer.")
   Double foreignRate;
 
+  @Option(names = "--dust-floods", defaultValue = "1",
+      description = "Dust floods, each on one wallet right after a chain-poller kill, on top of a foreign payment that"
+          + " took the seqno of its transfer in flight (default ${DEFAULT-VALUE}).")
+  int dustFloods;
+
+  @Option(names = "--dust-burst", defaultValue = "600",
+      description = "Inbound 1-nanoton transfers a flood sends at once (default ${DEFAULT-VALUE}; a chain-poller reads"
+          + " 16 pages of 32 a round).")
+  int dustBurst;
+
+  @Option(names = "--dust-per-minute", defaultValue = "1000",
+      description = "Inbound 1-nanoton transfers a minute after the burst (default ${DEFAULT-VALUE}).")
+  int dustPerMinute;
+
+  @Option(names = "--dust-s", defaultValue = "40",
+      description = "Seconds the steady dust goes on after the burst (default ${DEFAULT-VALUE}).")
+  long dustSeconds;
+
   @Option(names = "--session-timeout-ms", defaultValue = "10000",
       description = "The apps' streams.session.timeout.ms: how long a killed or paused instance keeps its partitions"
           + " (default ${DEFAULT-VALUE}; Kafka's is 45000).")
@@ -129,7 +150,8 @@ public final class SoakCommand implements Callable<Integer> {
     Duration drain = stack.timeoutSeconds > 0 ? Duration.ofSeconds(stack.timeoutSeconds)
         : Duration.ofSeconds(300).plus(window.dividedBy(2));
     return new SoakOptions(transfers, wallets, window, seed != null ? seed : new SecureRandom().nextLong() >>> 16,
-        streamsAppKills, pollerKills, zombies, wipeRate, rates, Duration.ofMillis(sessionTimeoutMs), drain);
+        streamsAppKills, pollerKills, zombies, wipeRate, rates, Duration.ofMillis(sessionTimeoutMs), drain,
+        new SoakOptions.Dust(dustFloods, dustBurst, dustPerMinute, Duration.ofSeconds(dustSeconds)));
   }
 
   private double or(Double rate) {

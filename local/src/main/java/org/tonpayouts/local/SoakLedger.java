@@ -35,6 +35,13 @@ final class SoakLedger {
   /** An intent the ledger refused because its task no longer held the partition (audit event FENCED_WRITE_REFUSED). */
   record Fenced(Instant at, String requestId, String transferId, String messageHash, String detail) {}
 
+  /** A message of ours waiting for the chain (SIGNED or SENT): to {@code destination}, at {@code seqno}. */
+  record InFlight(String requestId, String transferId, long subwalletId, String walletAddress, long seqno,
+                  String destination, long amountNano) {}
+
+  /** A payee of ours: {@code subwalletId} paid {@code destination} {@code amountNano} (CONFIRMED messages). */
+  record Paid(long subwalletId, String destination, long amountNano) {}
+
   SoakLedger(String jdbcUrl, String user, String password) {
     this.jdbcUrl = jdbcUrl;
     this.user = user;
@@ -71,6 +78,35 @@ final class SoakLedger {
         });
   }
 
+  /**
+   * Messages waiting for the chain whose wallet already paid their destination the same amount
+   * (a CONFIRMED message of another request): transfers to a repeated payee, in flight.
+   */
+  List<InFlight> inFlightToPaidPayees() {
+    return query("select m.request_id, m.transfer_id, m.subwallet_id, m.wallet_address, m.seqno, m.destination,"
+        + " m.amount_nano from ton_transactions m where m.status in ('SIGNED', 'SENT') and exists (select 1"
+        + " from ton_transactions e where e.wallet_address = m.wallet_address and e.destination = m.destination"
+        + " and e.amount_nano = m.amount_nano and e.status = 'CONFIRMED' and e.request_id <> m.request_id)"
+        + " order by m.id", rs -> new InFlight(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
+            rs.getLong(5), rs.getString(6), rs.getLong(7)));
+  }
+
+  /** Messages signed after {@code signedAfter} that still wait for the chain or for their verdict. */
+  List<InFlight> unconcluded(Instant signedAfter) {
+    return query("select request_id, transfer_id, subwallet_id, wallet_address, seqno, destination, amount_nano"
+        + " from ton_transactions where status in ('SIGNED', 'SENT') and created_at > ? order by id",
+        rs -> new InFlight(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getLong(5),
+            rs.getString(6), rs.getLong(7)), java.sql.Timestamp.from(signedAfter));
+  }
+
+  /** The payees wallets paid the same amount for two or more requests. */
+  List<Paid> repeatedlyPaid() {
+    return query("select subwallet_id, destination, amount_nano from ton_transactions where status = 'CONFIRMED'"
+        + " group by subwallet_id, destination, amount_nano having count(distinct request_id) > 1"
+        + " order by subwallet_id, destination, amount_nano",
+        rs -> new Paid(rs.getLong(1), rs.getString(2), rs.getLong(3)));
+  }
+
   List<Fenced> fencedRefusals() {
     return query("select at, request_id, transfer_id, message_hash, detail from audit_log"
         + " where event = 'FENCED_WRITE_REFUSED' order by id",
@@ -89,15 +125,19 @@ final class SoakLedger {
     T read(ResultSet rs) throws SQLException;
   }
 
-  private <T> List<T> query(String sql, RowReader<T> reader) {
+  private <T> List<T> query(String sql, RowReader<T> reader, Object... params) {
     try (Connection c = DriverManager.getConnection(jdbcUrl, user, password);
-        PreparedStatement ps = c.prepareStatement(sql);
-        ResultSet rs = ps.executeQuery()) {
-      List<T> rows = new ArrayList<>();
-      while (rs.next()) {
-        rows.add(reader.read(rs));
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        ps.setObject(i + 1, params[i]);
       }
-      return rows;
+      try (ResultSet rs = ps.executeQuery()) {
+        List<T> rows = new ArrayList<>();
+        while (rs.next()) {
+          rows.add(reader.read(rs));
+        }
+        return rows;
+      }
     } catch (SQLException e) {
       throw new IllegalStateException("cannot read the ledger at " + jdbcUrl + ": " + e.getMessage(), e);
     }

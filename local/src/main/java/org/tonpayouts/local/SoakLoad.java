@@ -3,8 +3,13 @@ package org.tonpayouts.local;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
@@ -15,6 +20,11 @@ import org.tonpayouts.ton.address.TonAddress;
  * multi-leg requests (a payout, then up to three commission sweeps), a few with a leg larger than
  * the wallet's balance, a few exact duplicates of earlier requests and a few requestIds reused
  * with other content. Knows what every accepted transfer should pay and what must never be paid.
+ *
+ * <p>Payees repeat: a wallet pays the same destination the same amount in several of its requests
+ * (its recipient, when the wallet and recipient counts line up as they do up to 100 wallets, and
+ * the treasury's sweeps), so a payment to a payee never names the transfer by itself; only the
+ * transfer's seqno and message do (see {@link #repeatedPayees()}).
  */
 public final class SoakLoad {
   /** More than a soak wallet is funded with ({@link StackRun#FUNDING_NANO}), well under the amount limits. */
@@ -43,6 +53,9 @@ public final class SoakLoad {
    */
   public record Planned(double at, PayoutRequest request, Kind kind, String originalId,
                        boolean afterOriginalSettled) {}
+
+  /** A destination a wallet pays a given amount. */
+  public record Payee(long subwalletId, TonAddress destination, long amountNano) {}
 
   private final List<Planned> plan;
   private final List<ExpectedTransfer> expected;
@@ -184,6 +197,17 @@ public final class SoakLoad {
   /** The other contents produced under used requestIds: none of it may ever be paid or settled. */
   public List<PayoutRequest> reusedIds() {
     return reused;
+  }
+
+  /** The payees that transfers of two or more requests of one wallet pay, the same amount each. */
+  public Set<Payee> repeatedPayees() {
+    Map<Payee, Set<String>> requests = new HashMap<>();
+    for (ExpectedTransfer t : expected) {
+      requests.computeIfAbsent(new Payee(t.subwalletId(), t.destination(), t.amountNano()), p -> new HashSet<>())
+          .add(t.requestId());
+    }
+    return requests.entrySet().stream().filter(e -> e.getValue().size() > 1).map(Map.Entry::getKey)
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   public int transferCount() {

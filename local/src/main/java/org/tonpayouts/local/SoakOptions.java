@@ -22,10 +22,11 @@ import org.tonpayouts.runtime.PayoutsConfig;
  * @param sessionTimeout the apps' {@code streams.session.timeout.ms}: how long a killed or paused
  *     instance keeps its partitions
  * @param drainTimeout how long to wait, after the window, for every transfer's settlement
+ * @param dust the dust floods: inbound transfers burying a wallet's own transactions
  */
 public record SoakOptions(int transfers, int wallets, Duration window, long seed, int streamsAppKills,
                           int pollerKills, int zombies, double wipeRate, FaultRates faults, Duration sessionTimeout,
-                          Duration drainTimeout) {
+                          Duration drainTimeout, Dust dust) {
   public SoakOptions {
     positive("transfers", transfers);
     positive("wallets", wallets);
@@ -36,6 +37,36 @@ public record SoakOptions(int transfers, int wallets, Duration window, long seed
       throw new IllegalArgumentException("kill and pause counts must be >= 0");
     }
     FaultRates.check("wipe rate", wipeRate);
+    java.util.Objects.requireNonNull(dust, "dust");
+  }
+
+  /**
+   * Dust floods: anyone can send a wallet a 1-nanoton transfer, and each is one more transaction
+   * on its account that a watcher pages through to find the wallet's own. In each flood, right
+   * after a chain-poller is killed, a foreign payment takes the seqno of a transfer in flight, and
+   * that wallet receives {@code burst} of them at once on top of it, then {@code perMinute} a
+   * minute for {@code steady}: the transfer's verdict rests on a scan of the wallet's history back
+   * through all of them (more than a poller's page budget per round), and the wallet has to keep
+   * paying throughout.
+   *
+   * @param floods how many floods in the run (0: none), each at one of the planned chain-poller
+   *     kills, spread over them (at 30 % of the window if there is no such kill)
+   */
+  public record Dust(int floods, int burst, int perMinute, Duration steady) {
+    /** No dust. */
+    public static final Dust NONE = new Dust(0, 0, 0, Duration.ZERO);
+
+    public Dust {
+      if (floods < 0 || burst < 0 || perMinute < 0 || steady.isNegative()) {
+        throw new IllegalArgumentException("dust counts and durations must be >= 0, got " + floods + " floods, burst "
+            + burst + ", " + perMinute + " a minute for " + steady);
+      }
+    }
+
+    /** The transfers one flood sends. */
+    public int perFlood() {
+      return burst + (int) (perMinute * steady.toMillis() / 60_000);
+    }
   }
 
   /**

@@ -4,18 +4,46 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.tonpayouts.schemas.SettlementStatus;
 
 /**
  * The figures of a soak run and its verdict: what was asked, what the chaos did, what the
  * auditor found on chain, and every problem. Decides the exit code.
+ *
+ * @param scansCutShort chain-poller wallet scans cut short at their page budget (going on next
+ *     round), by wallet (raw address), from the pollers' logs
  */
 public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, SoakChaos.Summary chaos,
-                         Map<String, Long> faultCounts, List<ForeignSigner.Attempt> foreign, Soak.Drain drain,
-                         ChainAudit audit, double elapsedSeconds, RunDirectory run) {
+                         Map<String, Long> faultCounts, Map<String, Integer> scansCutShort,
+                         List<ForeignSigner.Attempt> foreign, Soak.Drain drain, ChainAudit audit,
+                         double elapsedSeconds, RunDirectory run) {
   /** Reconciliations listed one by one; more are counted. */
   private static final int RECONCILIATIONS_SHOWN = 50;
+  /** Front-runs of repeated payees listed one by one; more are counted. */
+  private static final int LINES_SHOWN = 20;
+
+  /** Foreign payments to a repeated payee that landed and took the seqno of a transfer of ours. */
+  public List<ChainAudit.ForeignLanding> foreignToRepeatedPayeesTakingOurSeqno() {
+    return audit.foreignLandings().stream().filter(f -> f.repeatedPayee() && f.seqnoOf() != null).toList();
+  }
+
+  /** Scans of the flooded wallet a chain-poller cut short at its page budget. */
+  public int scansCutShort(DustFlooder.Flood flood) {
+    return scansCutShort.getOrDefault(flood.wallet().toRaw(), 0);
+  }
+
+  /** The foreign payment a flood's burst landed on, as the auditor found it on chain. */
+  public Optional<ChainAudit.ForeignLanding> buriedUnder(DustFlooder.Flood flood) {
+    return flood.frontRun() == null ? Optional.empty() : audit.foreignLandings().stream()
+        .filter(l -> l.comment().equals(flood.frontRun().comment())).findFirst();
+  }
+
+  /** Dust transfers sent over every flood. */
+  public int dustTransfers() {
+    return chaos.dustFloods().stream().mapToInt(DustFlooder.Flood::total).sum();
+  }
 
   /**
    * What went wrong besides the auditor's violations: a drain that did not finish, a process that
@@ -35,6 +63,53 @@ public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, Soa
       }
     }
     return problems;
+  }
+
+  private void printForeignToPayees(PrintWriter out) {
+    List<ChainAudit.ForeignLanding> toPayees = audit.foreignLandings().stream()
+        .filter(ChainAudit.ForeignLanding::repeatedPayee).toList();
+    long aimed = chaos.payeeFrontRuns().stream().filter(f -> f.target() != null).count();
+    out.printf("  repeated payees   %d in the load; %d foreign front-run(s) of one, %d aimed at a transfer in flight;"
+            + " %d foreign payment(s) to a repeated payee on chain (%d the same amount), %d of them took the seqno of"
+            + " a transfer of ours%n", load.repeatedPayees().size(), chaos.payeeFrontRuns().size(), aimed,
+        toPayees.size(), toPayees.stream().filter(ChainAudit.ForeignLanding::sameAmount).count(),
+        foreignToRepeatedPayeesTakingOurSeqno().size());
+    Map<String, ChainAudit.ForeignLanding> landed = audit.foreignLandings().stream()
+        .collect(Collectors.toMap(ChainAudit.ForeignLanding::comment, f -> f, (a, b) -> a));
+    chaos.payeeFrontRuns().stream().limit(LINES_SHOWN).forEach(f -> {
+      ChainAudit.ForeignLanding l = landed.get(f.attempt().comment());
+      out.printf("    '%s' of subwallet %d, %s at seqno %d, paid %s %d: %s%n", f.attempt().comment(),
+          f.attempt().subwalletId(), f.target() == null ? "no transfer in flight found" : "aimed at " + f.target(),
+          f.seqno(), f.planned().sameAmount() ? "its amount" : "another amount", f.attempt().amountNano(),
+          l == null ? "not on chain" : "landed at seqno " + l.seqno() + (l.seqnoOf() == null ? ", no transfer of ours"
+              + " bound to it" : ", the seqno of " + l.seqnoOf() + ", settled "
+              + (l.seqnoOfStatus() == null ? "never" : l.seqnoOfStatus())));
+    });
+    if (chaos.payeeFrontRuns().size() > LINES_SHOWN) {
+      out.printf("    ... and %d more%n", chaos.payeeFrontRuns().size() - LINES_SHOWN);
+    }
+  }
+
+  private void printDust(PrintWriter out) {
+    if (chaos.dustFloods().isEmpty()) {
+      out.printf("  dust              none%n");
+    }
+    for (DustFlooder.Flood f : chaos.dustFloods()) {
+      out.printf("  dust              %d inbound 1-nanoton transfers to subwallet %d over %.1f s: %d at once (%s),"
+              + " then %d at %d a minute; meanwhile the wallet applied %d messages (seqno %d to %d), and chain-poller"
+              + " scans of it were cut short at their page budget %d time(s)%n", f.total(), f.subwalletId(),
+          f.seconds(), f.burst(), f.planned().whileDown() == null ? "no chain-poller kill planned"
+              : f.planned().whileDown() + (f.burstWhilePollerDown() ? " down" : " NOT down"), f.steady(),
+          f.planned().perMinute(), f.seqnoAtEnd() - f.seqnoAtStart(), f.seqnoAtStart(), f.seqnoAtEnd(),
+          scansCutShort(f));
+      Optional<ChainAudit.ForeignLanding> took = buriedUnder(f);
+      out.printf("                    burst on top of %s%n", f.buried() == null
+          ? "no transfer in flight (none was found in time)"
+          : "'" + f.frontRun().comment() + "', a foreign payment aimed at the seqno of " + f.buried() + " in flight: "
+              + took.map(l -> l.seqnoOf() == null ? "it took seqno " + l.seqno() + ", no transfer of ours bound to it"
+                  : "it took seqno " + l.seqno() + " of " + l.seqnoOf() + ", settled "
+                  + (l.seqnoOfStatus() == null ? "never" : l.seqnoOfStatus())).orElse("it is not on chain"));
+    }
   }
 
   public boolean passed() {
@@ -82,6 +157,8 @@ public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, Soa
             + " payments %d (%d front-run, %d signed and sent), %d landed on chain%n", chaos.lagEpisodes(),
         chaos.latencyEpisodes(), chaos.transportModeChanges(), foreign.size(), front, foreign.size() - front,
         audit.foreignLanded());
+    printForeignToPayees(out);
+    printDust(out);
     out.printf("  fencing           %d intent(s) refused to a task that no longer held its partition%n",
         audit.fencedRefusals());
     out.printf("  reconciliation    %d RECONCILIATION_REQUIRED%s%n", audit.reconciliations().size(),

@@ -118,8 +118,8 @@ class ChainAuditorTest {
 
     ChainAudit audit = ChainAuditor.audit(new ChainAuditor.Sources(api, new SoakLedger(stack.ledgerJdbcUrl(),
             stack.postgres().user(), stack.postgres().password()), stack.kafka().bootstrapServers(), wallets,
-            key.publicKey(), List.of(new ForeignSigner.Attempt(B, wallets.address(B), 3_000_000L, "foreign 1", false,
-            foreign.messageHash(), "sent"))),
+            key.publicKey(), List.of(new ForeignSigner.Attempt(B, wallets.address(B), ForeignSigner.DESTINATION,
+            3_000_000L, "foreign 1", false, foreign.messageHash(), "sent"))),
         SoakLoad.of(List.of(paidTwice, neverSettled, failedLeg, legAfterIt), List.of(reused)));
 
     Set<Rule> found = audit.violations().stream().map(ChainAudit.Violation::rule).collect(Collectors.toSet());
@@ -136,6 +136,127 @@ class ChainAuditorTest {
     assertThat(audit.violations()).noneSatisfy(v -> assertThat(v.detail()).contains(foreign.messageHash()));
     assertThat(audit.appliedMessages()).isEqualTo(6);
     assertThat(audit.fencedRefusals()).isEqualTo(1);
+  }
+
+  /**
+   * A foreign signer pays a repeated payee of wallet A (the destination and amount of two of our
+   * transfers, r1 landed, r2 in flight) ahead of r2, taking its seqno, and once with another
+   * amount: both are the signer's, counted apart, neither is a landing of r2 or r1. A payment just
+   * like the first whose comment the signer never recorded, and a second copy of the first, are
+   * nobody's.
+   */
+  @Test
+  void shouldCountTheForeignSignersPaymentsToARepeatedPayeeApartAndNothingElse() throws Exception {
+    ExpectedTransfer r1 = new ExpectedTransfer("r1", "payout", 0, A, wallets.recipient(0), 10_000_000L);
+    ExpectedTransfer r2 = new ExpectedTransfer("r2", "payout", 0, A, wallets.recipient(0), 10_000_000L);
+    SignedTransfer first = pay(A, r1, r1.amountNano());
+    DevnetTransaction tx1 = transactionOf(A, first);
+    long r2Seqno = devnet.seqno(wallets.address(A));
+    ForeignSigner.Attempt frontRun = frontRun(A, r2.destination(), r2.amountNano(), "foreign 1");
+    SignedTransfer otherAmount = send(A, new TransferOrder(r2.destination(), r2.amountNano() + 500_000L, "foreign 2",
+        false));
+    ForeignSigner.Attempt signed = new ForeignSigner.Attempt(A, wallets.address(A), r2.destination(),
+        r2.amountNano() + 500_000L, "foreign 2", false, otherAmount.messageHash(), "sent");
+    frontRun(A, r2.destination(), r2.amountNano(), "foreign 3");
+    frontRun(A, r2.destination(), r2.amountNano(), "foreign 1");
+
+    try (Connection c = DriverManager.getConnection(stack.ledgerJdbcUrl(), stack.postgres().user(),
+        stack.postgres().password())) {
+      request(c, "r1", A, 1);
+      request(c, "r2", A, 1);
+      transfer(c, r1, 0L, "SETTLED", tx1.hash());
+      message(c, r1, first, "CONFIRMED", tx1.hash(), tx1.lt());
+      transfer(c, r2, r2Seqno, "RECONCILIATION_REQUIRED", null);
+    }
+    settle(settlement(r1, SettlementStatus.SETTLED, tx1.hash(), tx1.lt(), r1.amountNano()));
+    settle(settlement(r2, SettlementStatus.RECONCILIATION_REQUIRED, null, null, r2.amountNano()));
+
+    ChainAudit audit = audit(List.of(frontRun, signed), List.of(r1, r2));
+
+    assertThat(audit.violations()).as("%s", audit.violations()).hasSize(2)
+        .allSatisfy(v -> assertThat(v.rule()).isEqualTo(Rule.UNREQUESTED_PAYMENT))
+        .anySatisfy(v -> assertThat(v.detail()).contains("'foreign 3'"))
+        .anySatisfy(v -> assertThat(v.detail()).contains("'foreign 1'"));
+    assertThat(audit.landed()).as("r1 only").isEqualTo(1);
+    assertThat(audit.doublePayouts()).isZero();
+    assertThat(audit.foreignLandings()).extracting(ChainAudit.ForeignLanding::comment)
+        .containsExactly("foreign 1", "foreign 2");
+    ChainAudit.ForeignLanding took = audit.foreignLandings().get(0);
+    assertThat(took.repeatedPayee()).isTrue();
+    assertThat(took.sameAmount()).isTrue();
+    assertThat(took.seqno()).isEqualTo(r2Seqno);
+    assertThat(took.seqnoOf()).isEqualTo(r2.ref());
+    assertThat(took.seqnoOfStatus()).isEqualTo(SettlementStatus.RECONCILIATION_REQUIRED);
+    ChainAudit.ForeignLanding other = audit.foreignLandings().get(1);
+    assertThat(other.repeatedPayee()).isTrue();
+    assertThat(other.sameAmount()).isFalse();
+    assertThat(other.seqnoOf()).as("no transfer of ours was bound to that seqno").isNull();
+  }
+
+  /**
+   * The wrong this soak chaos exists to catch: a transfer whose seqno a foreign payment to its
+   * payee took, reported SETTLED by that payment, or by an earlier payment of ours to the same
+   * payee of the same amount.
+   */
+  @Test
+  void shouldNotTakeAForeignPaymentOrAnEarlierOneToTheSamePayeeForOurTransfer() throws Exception {
+    ExpectedTransfer r1 = new ExpectedTransfer("r1", "payout", 0, A, wallets.recipient(0), 10_000_000L);
+    ExpectedTransfer r2 = new ExpectedTransfer("r2", "payout", 0, A, wallets.recipient(0), 10_000_000L);
+    ExpectedTransfer r3 = new ExpectedTransfer("r3", "payout", 0, A, wallets.recipient(0), 10_000_000L);
+    SignedTransfer first = pay(A, r1, r1.amountNano());
+    DevnetTransaction tx1 = transactionOf(A, first);
+    long r2Seqno = devnet.seqno(wallets.address(A));
+    ForeignSigner.Attempt a1 = frontRun(A, r2.destination(), r2.amountNano(), "foreign 1");
+    long r3Seqno = devnet.seqno(wallets.address(A));
+    ForeignSigner.Attempt a2 = frontRun(A, r3.destination(), r3.amountNano() + 500_000L, "foreign 2");
+    DevnetTransaction foreignTx = devnet.transactions(wallets.address(A)).stream()
+        .filter(tx -> tx.outMsgs().size() == 1 && "foreign 1".equals(tx.outMsgs().get(0).comment())).findFirst()
+        .orElseThrow();
+
+    try (Connection c = DriverManager.getConnection(stack.ledgerJdbcUrl(), stack.postgres().user(),
+        stack.postgres().password())) {
+      request(c, "r1", A, 1);
+      request(c, "r2", A, 1);
+      request(c, "r3", A, 1);
+      transfer(c, r1, 0L, "SETTLED", tx1.hash());
+      message(c, r1, first, "CONFIRMED", tx1.hash(), tx1.lt());
+      transfer(c, r2, r2Seqno, "SETTLED", foreignTx.hash());
+      transfer(c, r3, r3Seqno, "SETTLED", tx1.hash());
+    }
+    settle(settlement(r1, SettlementStatus.SETTLED, tx1.hash(), tx1.lt(), r1.amountNano()));
+    settle(settlement(r2, SettlementStatus.SETTLED, foreignTx.hash(), foreignTx.lt(), r2.amountNano()));
+    settle(settlement(r3, SettlementStatus.SETTLED, tx1.hash(), tx1.lt(), r3.amountNano()));
+
+    ChainAudit audit = audit(List.of(a1, a2), List.of(r1, r2, r3));
+
+    Set<Rule> found = audit.violations().stream().map(ChainAudit.Violation::rule).collect(Collectors.toSet());
+    assertThat(found).as("%s", audit.violations()).containsExactlyInAnyOrder(Rule.SETTLED_NOT_ON_CHAIN,
+        Rule.LEDGER_NOT_CHAIN);
+    assertThat(audit.violations(Rule.SETTLED_NOT_ON_CHAIN)).isEqualTo(2);
+    assertThat(audit.violations(Rule.LEDGER_NOT_CHAIN)).isEqualTo(2);
+    assertThat(audit.foreignLandings()).extracting(ChainAudit.ForeignLanding::seqnoOf)
+        .containsExactly(r2.ref(), r3.ref());
+    assertThat(audit.foreignLandings()).extracting(ChainAudit.ForeignLanding::seqnoOfStatus)
+        .containsOnly(SettlementStatus.SETTLED);
+  }
+
+  private ChainAudit audit(List<ForeignSigner.Attempt> foreign, List<ExpectedTransfer> expected) {
+    return ChainAuditor.audit(new ChainAuditor.Sources(api, new SoakLedger(stack.ledgerJdbcUrl(),
+            stack.postgres().user(), stack.postgres().password()), stack.kafka().bootstrapServers(), wallets,
+            key.publicKey(), foreign), SoakLoad.of(expected, List.of()));
+  }
+
+  /** Has devnet apply a foreign transfer of the wallet in the next block; waits until it applied. */
+  private ForeignSigner.Attempt frontRun(long subwallet, TonAddress destination, long amount, String comment) {
+    TonAddress wallet = wallets.address(subwallet);
+    long seqno = devnet.seqno(wallet);
+    devnet.foreignTransfer(wallet, destination, amount, comment);
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (devnet.seqno(wallet) == seqno) {
+      assertThat(System.nanoTime()).as("foreign transfer applied within 10 s").isLessThan(deadline);
+      devnet.awaitBlocks(1);
+    }
+    return new ForeignSigner.Attempt(subwallet, wallet, destination, amount, comment, true, null, "queued");
   }
 
   private SignedTransfer pay(long subwallet, ExpectedTransfer t, long amount) {

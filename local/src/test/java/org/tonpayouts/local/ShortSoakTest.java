@@ -20,9 +20,11 @@ import org.tonpayouts.schemas.SettlementStatus;
 /**
  * The short soak of issue 9, in the default test run: two streams-app and two chain-poller child
  * JVMs pay 200 transfers over 20 wallets while each process kind is killed with kill -9 three
- * times, one streams-app instance is paused past its session timeout and resumed (a zombie), and
- * every devnet fault fires at 5 %. One run (about three minutes on two cores) feeds every test
- * below: the auditor found nothing, and the chaos really happened.
+ * times, one streams-app instance is paused past its session timeout and resumed (a zombie),
+ * every devnet fault fires at 5 %, a foreign signer pays repeated payees of ours ahead of our
+ * transfers to them (issue 28), and one wallet is flooded with dust right after a chain-poller
+ * kill and for 40 s after. One run (about three minutes on two cores) feeds every test below: the
+ * auditor found nothing, and the chaos really happened.
  *
  * <p>The seed is fixed so a failure can be repeated ({@code -Dsoak.seed=N} picks another plan).
  */
@@ -30,6 +32,8 @@ import org.tonpayouts.schemas.SettlementStatus;
 class ShortSoakTest {
   private static final long SEED = Long.getLong("soak.seed", 20261123L);
   private static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+  /** 600 at once (more than a chain-poller's 16 pages of 32 per round), then 1,000 a minute for 40 s. */
+  private static final SoakOptions.Dust DUST = new SoakOptions.Dust(1, 600, 1_000, Duration.ofSeconds(40));
 
   private SoakReport report;
   private String printed;
@@ -41,7 +45,7 @@ class ShortSoakTest {
         .isRegularFile();
     assertThat(home.chainPollerJar()).isRegularFile();
     SoakOptions options = new SoakOptions(200, 20, Duration.ofSeconds(60), SEED, 3, 3, 1, 0.5,
-        SoakOptions.FaultRates.all(0.05), SESSION_TIMEOUT, Duration.ofSeconds(240));
+        SoakOptions.FaultRates.all(0.05), SESSION_TIMEOUT, Duration.ofSeconds(240), DUST);
     RunOptions stack = new RunOptions(options.wallets(), 4, Duration.ofMillis(200), Optional.empty(), Optional.empty(),
         Optional.empty(), RunOptions.DEVNET_REQUESTS_PER_SECOND, false, options.drainTimeout(),
         Files.createDirectories(tmp.resolve("runs")), home, options.childDefaults());
@@ -124,7 +128,67 @@ class ShortSoakTest {
         .hasEntrySatisfying("delayed request", n -> assertThat(n).isPositive());
     assertThat(report.chaos().lagEpisodes()).isPositive();
     assertThat(report.chaos().latencyEpisodes()).isPositive();
-    assertThat(report.foreign()).as("foreign payments, 5 %% of the transfers").hasSize(10);
+    assertThat(report.plan().count(ChaosPlan.Foreign.class)).as("foreign payments, 5 %% of the transfers")
+        .isEqualTo(10);
+    assertThat(report.foreign()).as("and half as many to repeated payees, and the one the dust flood buries")
+        .hasSizeGreaterThanOrEqualTo(10 + 5 + 1);
     assertThat(report.audit().foreignLanded()).isPositive();
+  }
+
+  /**
+   * Issue 28: someone else holding the key pays, from a wallet with a transfer of ours in flight,
+   * that transfer's payee (one the wallet paid before, the same amount), ahead of it, taking its
+   * seqno. The chain then holds two payments to the payee of that amount that are not this
+   * transfer's (ours, earlier, and the foreign one at its very seqno): it must end
+   * RECONCILIATION_REQUIRED, never SETTLED by either. The auditor counts the foreign payments by
+   * what the signer recorded, so none of them is an unrequested payment or a landing of ours.
+   */
+  @Test
+  void shouldNeverSettleATransferWhoseSeqnoAForeignPaymentToItsRepeatedPayeeTook() {
+    assertThat(report.load().repeatedPayees()).isNotEmpty();
+    assertThat(report.chaos().payeeFrontRuns()).as("%s", printed)
+        .hasSize((int) report.plan().count(ChaosPlan.PayeeFrontRun.class)).hasSize(5)
+        .anySatisfy(f -> assertThat(f.target()).as("aimed at a transfer in flight").isNotNull());
+    assertThat(report.audit().foreignLandings()).as("%s", printed)
+        .anySatisfy(f -> {
+          assertThat(f.repeatedPayee()).isTrue();
+          assertThat(f.sameAmount()).isTrue();
+          assertThat(f.seqnoOf()).as("it took the seqno of a transfer of ours").isNotNull();
+        });
+    assertThat(report.foreignToRepeatedPayeesTakingOurSeqno()).as("%s", printed).isNotEmpty()
+        .allSatisfy(f -> assertThat(f.seqnoOfStatus()).as("%s", f)
+            .isEqualTo(SettlementStatus.RECONCILIATION_REQUIRED));
+    assertThat(report.audit().reconciliations()).extracting(ChainAudit.Reconciliation::ref)
+        .containsAll(report.foreignToRepeatedPayeesTakingOurSeqno().stream().map(ChainAudit.ForeignLanding::seqnoOf)
+            .toList());
+    assertThat(report.audit().violations(Rule.UNREQUESTED_PAYMENT)).isZero();
+    assertThat(report.audit().violations(Rule.SETTLED_NOT_ON_CHAIN)).isZero();
+  }
+
+  /**
+   * Issue 28: a dust flood. Right after a chain-poller kill, a foreign payment takes the seqno of
+   * a transfer in flight and 600 inbound 1-nanoton transfers land on top of it, then 1,000 a minute
+   * for 40 s. The transfer can only be reconciled from the transaction that took its seqno, which
+   * only a scan of the wallet's own history finds, through more transactions than a poller reads
+   * in one round (16 pages of 32): the scan goes on across rounds, the transfer ends
+   * RECONCILIATION_REQUIRED, the wallet keeps paying, and nothing is lost or paid twice.
+   */
+  @Test
+  void shouldKeepPayingAWalletThroughADustFlood() {
+    assertThat(report.chaos().dustFloods()).as("%s", printed).hasSize(1);
+    DustFlooder.Flood flood = report.chaos().dustFloods().get(0);
+    assertThat(flood.burst()).isEqualTo(600);
+    assertThat(flood.steady()).as("about 1,000 a minute for 40 s").isBetween(600, 700);
+    assertThat(report.dustTransfers()).isGreaterThanOrEqualTo(600 + 600);
+    assertThat(flood.buried()).as("the burst landed on a transfer in flight: %s", printed).isNotNull();
+    assertThat(report.buriedUnder(flood)).as("%s", printed).hasValueSatisfying(took -> {
+      assertThat(took.seqnoOf()).as("the foreign payment took the seqno of the transfer in flight")
+          .isEqualTo(flood.buried());
+      assertThat(took.seqnoOfStatus()).isEqualTo(SettlementStatus.RECONCILIATION_REQUIRED);
+    });
+    assertThat(report.scansCutShort(flood)).as("scans of the wallet went on across rounds: %s", printed)
+        .isPositive();
+    assertThat(flood.seqnoAtEnd()).as("the wallet paid again during the flood").isGreaterThan(flood.seqnoAtStart());
+    assertThat(report.audit().lostTransfers()).isZero();
   }
 }

@@ -22,6 +22,7 @@ import picocli.CommandLine;
 /** What a soak asks for and when its chaos strikes follow from the seed; the command documents its options. */
 class SoakPlanTest {
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+  private static final SoakOptions.Dust DUST = new SoakOptions.Dust(2, 600, 1_000, Duration.ofSeconds(40));
   private final WalletSet wallets = new WalletSet(new Subwallets(WalletKey.fromSeedHex("22".repeat(32)), 0),
       Subwallets.DEFAULT_SUBWALLET_ID, 20, 10);
 
@@ -63,6 +64,17 @@ class SoakPlanTest {
         .flatMap(p -> p.request().transfers().stream()).mapToLong(TransferRequest::amountNano).max().orElse(0))
         .isGreaterThan(StackRun.FUNDING_NANO);
 
+    // payees repeat: every wallet pays one destination one amount in several requests
+    Set<SoakLoad.Payee> repeated = load.repeatedPayees();
+    assertThat(repeated.stream().map(SoakLoad.Payee::subwalletId).collect(Collectors.toSet()))
+        .as("a repeated payee on every wallet").containsExactlyInAnyOrderElementsOf(wallets.subwalletIds());
+    for (SoakLoad.Payee payee : repeated) {
+      assertThat(load.expected().stream().filter(t -> t.subwalletId() == payee.subwalletId()
+          && t.destination().equals(payee.destination()) && t.amountNano() == payee.amountNano())
+          .map(ExpectedTransfer::requestId).distinct().count()).isGreaterThanOrEqualTo(2);
+    }
+    assertThat(repeated).anySatisfy(p -> assertThat(p.destination()).isNotEqualTo(wallets.treasury()));
+
     assertThat(SoakLoad.build(wallets, 1_000, "run", 7, T0).plan()).as("same seed, same load")
         .isEqualTo(load.plan());
   }
@@ -70,7 +82,7 @@ class SoakPlanTest {
   @Test
   void shouldSpreadKillsEvenlyOverTheInstancesAndDrawTheSamePlanFromTheSameSeed() {
     SoakOptions options = new SoakOptions(1_000, 20, Duration.ofSeconds(100), 42, 40, 40, 2, 0.5,
-        SoakOptions.FaultRates.all(0.05), Duration.ofSeconds(10), Duration.ofSeconds(300));
+        SoakOptions.FaultRates.all(0.05), Duration.ofSeconds(10), Duration.ofSeconds(300), DUST);
 
     ChaosPlan plan = ChaosPlan.draw(options, Soak.INSTANCES, 1_000);
 
@@ -82,6 +94,28 @@ class SoakPlanTest {
     assertThat(plan.events().stream().filter(ChaosPlan.Pause.class::isInstance)
         .map(e -> ((ChaosPlan.Pause) e).child())).allMatch(c -> c.startsWith("streams-app-"));
     assertThat(plan.count(ChaosPlan.Foreign.class)).isEqualTo(50);
+    // half as many again front-run a transfer to a repeated payee, some paying its amount, some another
+    List<ChaosPlan.PayeeFrontRun> payees = plan.events().stream().filter(ChaosPlan.PayeeFrontRun.class::isInstance)
+        .map(ChaosPlan.PayeeFrontRun.class::cast).toList();
+    assertThat(payees).hasSize(25);
+    assertThat(payees.stream().map(ChaosPlan.PayeeFrontRun::sameAmount)).contains(true, false);
+    assertThat(payees).allSatisfy(p -> assertThat(p.at()).isBetween(0.1, 0.9));
+    // each dust flood comes right before a chain-poller kill at the same moment: it bursts while that poller is down
+    List<ChaosPlan.DustFlood> floods = plan.events().stream().filter(ChaosPlan.DustFlood.class::isInstance)
+        .map(ChaosPlan.DustFlood.class::cast).toList();
+    assertThat(floods).hasSize(2).allSatisfy(d -> {
+      assertThat(d.burst()).isEqualTo(600);
+      assertThat(d.perMinute()).isEqualTo(1_000);
+      assertThat(d.whileDown()).startsWith("chain-poller-");
+      ChaosPlan.Event next = plan.events().get(plan.events().indexOf(d) + 1);
+      assertThat(next).isInstanceOfSatisfying(ChaosPlan.Kill.class, k -> {
+        assertThat(k.child()).isEqualTo(d.whileDown());
+        assertThat(k.at()).isEqualTo(d.at());
+      });
+    });
+    assertThat(floods.get(0).at()).as("the first flood at the first chain-poller kill").isEqualTo(plan.events()
+        .stream().filter(e -> e instanceof ChaosPlan.Kill k && k.child().startsWith("chain-poller-"))
+        .mapToDouble(ChaosPlan.Event::at).min().orElseThrow());
     long lagMillis = plan.events().stream().filter(ChaosPlan.Lag.class::isInstance)
         .mapToLong(e -> ((ChaosPlan.Lag) e).duration().toMillis()).sum();
     assertThat(lagMillis).as("5 %% of the window").isBetween(4_000L, 5_000L);
@@ -92,7 +126,8 @@ class SoakPlanTest {
     assertThat(plan.events()).allSatisfy(e -> assertThat(e.at()).isBetween(0.0, 1.0));
     assertThat(ChaosPlan.draw(options, Soak.INSTANCES, 1_000)).isEqualTo(plan);
     assertThat(ChaosPlan.draw(new SoakOptions(1_000, 20, Duration.ofSeconds(100), 43, 40, 40, 2, 0.5,
-        SoakOptions.FaultRates.all(0.05), Duration.ofSeconds(10), Duration.ofSeconds(300)), Soak.INSTANCES, 1_000))
+        SoakOptions.FaultRates.all(0.05), Duration.ofSeconds(10), Duration.ofSeconds(300), DUST), Soak.INSTANCES,
+        1_000))
         .as("another seed, another plan").isNotEqualTo(plan);
   }
 
@@ -104,7 +139,8 @@ class SoakPlanTest {
     assertThat(cmd.execute("soak", "--help")).isZero();
     assertThat(help.toString()).contains("--transfers", "--wallets", "--window-s", "--seed", "--streams-app-kills",
         "--poller-kills", "--zombies", "--wipe-rate", "--fault-rate", "--rate-limit-rate", "--transport-error-rate",
-        "--drop-rate", "--stale-rate", "--lag-rate", "--latency-rate", "--foreign-rate", "--session-timeout-ms",
+        "--drop-rate", "--stale-rate", "--lag-rate", "--latency-rate", "--foreign-rate", "--dust-floods",
+        "--dust-burst", "--dust-per-minute", "--dust-s", "--session-timeout-ms",
         "--block-ms", "--set", "Long run: ./payouts soak --transfers 20000 --wallets 200");
 
     SoakCommand soak = new SoakCommand();
@@ -112,6 +148,8 @@ class SoakPlanTest {
     SoakOptions options = soak.options();
     assertThat(options.faults()).isEqualTo(new SoakOptions.FaultRates(0.1, 0.1, 0.2, 0.1, 0.1, 0.1, 0.1));
     assertThat(options.seed()).isEqualTo(5);
+    assertThat(options.dust()).isEqualTo(new SoakOptions.Dust(1, 600, 1_000, Duration.ofSeconds(40)));
+    assertThat(options.dust().perFlood()).isEqualTo(600 + 666);
     assertThat(options.childDefaults()).containsEntry("streams.session.timeout.ms", "10000")
         .containsEntry("transfer.valid.until.ttl.seconds", "20");
     assertThatThrownBy(() -> SoakOptions.FaultRates.all(1.5)).hasMessageContaining("within 0..1");
