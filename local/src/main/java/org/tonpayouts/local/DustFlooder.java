@@ -75,6 +75,8 @@ final class DustFlooder implements AutoCloseable {
   private final ForeignSigner foreign;
   private final WalletSet wallets;
   private final Predicate<String> down;
+  /** Which requests' transfers may be buried (by request id). */
+  private final Predicate<String> aimable;
   private final Clock clock;
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "soak-dust-flood");
@@ -85,7 +87,8 @@ final class DustFlooder implements AutoCloseable {
 
   /** @param down whether the child process of that name is down now (not running, or not ready yet) */
   DustFlooder(Devnet devnet, SoakLedger ledger, ForeignSigner foreign, WalletSet wallets, Predicate<String> down,
-      Clock clock) {
+      Predicate<String> aimable, Clock clock) {
+    this.aimable = aimable;
     this.devnet = devnet;
     this.ledger = ledger;
     this.foreign = foreign;
@@ -169,6 +172,7 @@ final class DustFlooder implements AutoCloseable {
   private Optional<SoakLedger.InFlight> inFlight(ChaosPlan.DustFlood planned) {
     long preferred = wallets.subwalletId(planned.walletIndex());
     return ledger.unconcluded(clock.instant().minus(FRESH)).stream()
+        .filter(m -> aimable.test(m.requestId()))
         .filter(m -> m.seqno() > 0 && devnet.seqno(TonAddress.parse(m.walletAddress())) == m.seqno())
         .min(Comparator.comparingLong(m -> Math.floorMod(m.subwalletId() - preferred, wallets.count())));
   }

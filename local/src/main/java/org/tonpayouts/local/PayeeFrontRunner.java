@@ -51,6 +51,8 @@ final class PayeeFrontRunner implements AutoCloseable {
   private final SoakLedger ledger;
   private final Devnet devnet;
   private final WalletSet wallets;
+  /** Which requests' transfers may be aimed at (by request id). */
+  private final java.util.function.Predicate<String> aimable;
   private final Clock clock;
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "soak-payee-front-run");
@@ -65,7 +67,9 @@ final class PayeeFrontRunner implements AutoCloseable {
    */
   private final Map<Long, Long> aimedAt = new ConcurrentHashMap<>();
 
-  PayeeFrontRunner(ForeignSigner foreign, SoakLedger ledger, Devnet devnet, WalletSet wallets, Clock clock) {
+  PayeeFrontRunner(ForeignSigner foreign, SoakLedger ledger, Devnet devnet, WalletSet wallets,
+      java.util.function.Predicate<String> aimable, Clock clock) {
+    this.aimable = aimable;
     this.foreign = foreign;
     this.ledger = ledger;
     this.devnet = devnet;
@@ -102,6 +106,7 @@ final class PayeeFrontRunner implements AutoCloseable {
   /** A transfer in flight to a payee its wallet paid before, the wallet still at its seqno; planned wallet first. */
   private Optional<SoakLedger.InFlight> inFlight(int preferredIndex) {
     return ledger.inFlightToPaidPayees().stream()
+        .filter(m -> aimable.test(m.requestId()))
         .filter(m -> m.seqno() > aimedAt.getOrDefault(m.subwalletId(), -1L))
         .filter(m -> devnet.seqno(TonAddress.parse(m.walletAddress())) == m.seqno())
         .min(Comparator.comparingLong(m -> Math.floorMod(m.subwalletId() - wallets.subwalletId(preferredIndex),

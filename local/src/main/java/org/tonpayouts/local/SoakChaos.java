@@ -119,8 +119,11 @@ final class SoakChaos implements AutoCloseable {
     this.foreign = foreign;
     this.ledger = ledger;
     this.producer = producer;
-    this.payees = new PayeeFrontRunner(foreign, ledger, devnet, run.wallets(), clock);
-    this.dust = new DustFlooder(devnet, ledger, foreign, run.wallets(), this::down, clock);
+    // the requests with a leg over the balance are there to fail that leg: aimed at, they would end otherwise
+    java.util.Set<String> overBalance = producer.load().requestIds(SoakLoad.Kind.OVER_BALANCE);
+    java.util.function.Predicate<String> aimable = requestId -> !overBalance.contains(requestId);
+    this.payees = new PayeeFrontRunner(foreign, ledger, devnet, run.wallets(), aimable, clock);
+    this.dust = new DustFlooder(devnet, ledger, foreign, run.wallets(), this::down, aimable, clock);
     this.clock = clock;
     this.out = out;
     this.thread = new Thread(this::runPlan, "soak-chaos");

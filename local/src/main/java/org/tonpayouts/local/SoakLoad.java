@@ -184,6 +184,12 @@ public final class SoakLoad {
     return List.copyOf(all.subList(0, Math.min(count, n)));
   }
 
+  /** The ids of the requests of one kind. */
+  public java.util.Set<String> requestIds(Kind kind) {
+    return plan.stream().filter(p -> p.kind() == kind).map(p -> p.request().requestId())
+        .collect(java.util.stream.Collectors.toUnmodifiableSet());
+  }
+
   /** Everything to produce, in the order of {@link Planned#at()}. */
   public List<Planned> plan() {
     return plan;

@@ -42,6 +42,11 @@ final class SoakProducer implements AutoCloseable {
   private volatile Throwable failure;
   private volatile boolean stopped;
 
+  /** The load it produces. */
+  SoakLoad load() {
+    return load;
+  }
+
   SoakProducer(SoakLoad load, Duration window, String bootstrapServers, SettlementWatcher watcher, Clock clock) {
     this.load = load;
     this.window = window;
