@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
@@ -14,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StreamThreadFailures;
 import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.runtime.wakeup.WakeableClientSupplier;
 import org.tonpayouts.ton.api.TonApi;
 
 /**
@@ -27,7 +27,7 @@ public final class ChainPoller implements AutoCloseable {
 
   private final Topology topology;
   private final KafkaStreams streams;
-  private final StreamThreadWakeups.Supplier clients = StreamThreadWakeups.clientSupplier();
+  private final WakeableClientSupplier clients = new WakeableClientSupplier();
   private final PollerMetrics metrics;
   private final CloseOptions closeOptions;
 
@@ -42,7 +42,7 @@ public final class ChainPoller implements AutoCloseable {
     Objects.requireNonNull(config, "config");
     this.closeOptions = StreamsProperties.closeOptions(config, CLOSE_TIMEOUT);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.topology = ChainPollerTopology.build(api, clock, PollerSettings.from(config), metrics);
+    this.topology = ChainPollerTopology.build(api, clock, PollerSettings.from(config), metrics, clients.threads());
     Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG));
     props.putAll(extraProperties);
     this.streams = new KafkaStreams(topology, props, clients);

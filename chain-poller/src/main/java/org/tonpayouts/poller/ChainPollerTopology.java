@@ -7,6 +7,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.schemas.JsonSerde;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.ton.api.TonApi;
@@ -35,18 +36,22 @@ public final class ChainPollerTopology {
    * @param clock decides expiry ({@code valid_until} + margin) and stamps {@code observedAt}
    * @param settings round pacing and bounds
    * @param metrics where API calls and verdicts are counted
+   * @param threads the stream threads of the Kafka Streams instance it runs on (their wakers);
+   *     {@link StreamThreads#none()} on a TopologyTestDriver
    */
-  public static Topology build(TonApi api, Clock clock, PollerSettings settings, PollerMetrics metrics) {
-    return build(api, clock, settings, metrics, WatchListProcessor.RoundListener.NONE);
+  public static Topology build(TonApi api, Clock clock, PollerSettings settings, PollerMetrics metrics,
+      StreamThreads threads) {
+    return build(api, clock, settings, metrics, threads, WatchListProcessor.RoundListener.NONE);
   }
 
   /** {@link #build} with a listener told how rounds progress (tests step a driver with it). */
   static Topology build(TonApi api, Clock clock, PollerSettings settings, PollerMetrics metrics,
-      WatchListProcessor.RoundListener listener) {
+      StreamThreads threads, WatchListProcessor.RoundListener listener) {
     Objects.requireNonNull(api, "api");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(threads, "threads");
     StoreBuilder<KeyValueStore<String, WatchedWallet>> store = Stores.keyValueStoreBuilder(
         Stores.persistentKeyValueStore(WATCHED_WALLETS_STORE), Serdes.String(), JsonSerde.of(WatchedWallet.class));
     StoreBuilder<KeyValueStore<String, ResolvedTransfer>> resolved = Stores.keyValueStoreBuilder(
@@ -61,7 +66,7 @@ public final class ChainPollerTopology {
         Topics.PAYOUT_SUBMISSIONS.valueSerde().deserializer(),
         Topics.PAYOUT_SUBMISSIONS.name());
     topology.addProcessor(WATCH_LIST_PROCESSOR,
-        () -> new WatchListProcessor(api, feed, clock, settings, metrics, listener), SUBMISSIONS_SOURCE);
+        () -> new WatchListProcessor(api, feed, clock, settings, metrics, threads, listener), SUBMISSIONS_SOURCE);
     topology.addStateStore(store, WATCH_LIST_PROCESSOR);
     topology.addStateStore(resolved, WATCH_LIST_PROCESSOR);
     topology.addSink(CONFIRMATIONS_SINK, Topics.PAYOUT_CONFIRMATIONS.name(),

@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.wakeup.PacedPunctuations;
 import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
-import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
+import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
@@ -61,6 +61,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private final WalletScanner scanner;
   private final BlockFeed feed;
   private final RoundListener listener;
+  private final StreamThreads threads;
   /**
    * Results of the round in flight, left by the HTTP threads for the stream thread. Made anew, with
    * the rest of the in-memory state, by every init(): Kafka Streams re-initialises the same
@@ -107,7 +108,8 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   }
 
   WatchListProcessor(TonApi api, BlockFeed feed, Clock clock, PollerSettings settings,
-      PollerMetrics metrics, RoundListener listener) {
+      PollerMetrics metrics, StreamThreads threads, RoundListener listener) {
+    this.threads = Objects.requireNonNull(threads, "threads");
     this.feed = Objects.requireNonNull(feed, "feed");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -129,7 +131,7 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     roundInFlight = false;
     cancelPunctuations(); // a revived task starts with no punctuation of ours scheduled
     scanner.forgetProgress(); // its scans in progress belong to the old incarnation's rounds
-    this.waker = StreamThreadWakeups.forCurrentThread();
+    this.waker = threads.wakerOfCurrentThread();
     this.store = new WatchedWallets(context.getStateStore(ChainPollerTopology.WATCHED_WALLETS_STORE),
         context.getStateStore(ChainPollerTopology.RESOLVED_TRANSFERS_STORE));
     // the first tick loads the watch list from the store, then ticks continue only while needed

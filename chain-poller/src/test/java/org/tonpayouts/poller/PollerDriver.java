@@ -25,6 +25,7 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.ManualClock;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.schemas.Submission;
@@ -96,7 +97,8 @@ final class PollerDriver implements AutoCloseable {
   /** A new poller process (fresh processor and stores) on {@code pollerClock} and {@code settings}. */
   void start(Clock pollerClock, PollerSettings settings) {
     metrics = PollerMetrics.inMemory();
-    driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, settings, metrics, rounds), props(),
+    driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, settings, metrics,
+        StreamThreads.none(), rounds), props(),
         START);
     submissions = driver.createInputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
         Topics.PAYOUT_SUBMISSIONS.keySerde().serializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().serializer());

@@ -87,7 +87,7 @@ class WatchListReviveTest {
     PollerMetrics metrics = PollerMetrics.inMemory();
     WatchListProcessor processor = new WatchListProcessor(api,
         new BlockFeed(api, new MasterchainWatch(api, INTERVAL, metrics), clock, SETTINGS, metrics), clock, SETTINGS,
-        metrics, rounds);
+        metrics, org.tonpayouts.runtime.wakeup.StreamThreads.none(), rounds);
     MockProcessorContext<String, Confirmation> context = new MockProcessorContext<>();
     context.setCurrentSystemTimeMs(START.toEpochMilli());
     WatchListStores.openOn(context.getStateStoreContext());

@@ -47,7 +47,7 @@ public final class StreamsProperties {
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.getInt(PayoutsConfig.STREAMS_NUM_THREADS_CONFIG));
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.getString(PayoutsConfig.STREAMS_STATE_DIR_CONFIG));
     // How long a stream thread waits for records at rest. Results of I/O threads wake it at once
-    // (StreamThreadWakeups) and punctuations that must keep their pace shorten its polls
+    // (WakeableClientSupplier) and punctuations that must keep their pace shorten its polls
     // (PacedPunctuations), so this only sets the cost of an idle thread: at 5 ms it woke 200 times
     // a second with nothing to do (5 % of a core per process at rest), at 50 ms 1 % per process.
     props.put(StreamsConfig.POLL_MS_CONFIG, POLL_MS);

@@ -9,7 +9,8 @@ import java.util.Properties;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.apache.kafka.streams.KafkaStreams;
-import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
+import org.tonpayouts.runtime.wakeup.StreamThreads;
+import org.tonpayouts.runtime.wakeup.WakeableClientSupplier;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.Topology;
@@ -49,7 +50,7 @@ public final class StreamsApp implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
 
   private final KafkaStreams streams;
-  private final StreamThreadWakeups.Supplier clients = StreamThreadWakeups.clientSupplier();
+  private final WakeableClientSupplier clients = new WakeableClientSupplier();
   private final Topology topology;
   private final Wiring wiring;
   private final PayoutsConfig config;
@@ -65,7 +66,7 @@ public final class StreamsApp implements AutoCloseable {
     Ledger.migrate(ledgerDataSource);
     this.config = config;
     this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts(), config.clockSkewMargin());
-    this.wiring = wire(config, key, api, ledger, clock, metrics);
+    this.wiring = wire(config, key, api, ledger, clock, metrics, clients.threads());
     this.topology = wiring.topology();
     String applicationId = config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG);
     Properties props = StreamsProperties.base(config, applicationId, metrics.registry());
@@ -123,9 +124,18 @@ public final class StreamsApp implements AutoCloseable {
     }
   }
 
-  /** The topology streams-app runs, wired to its collaborators; driver and broker tests call this too. */
+  /** {@link #wire(PayoutsConfig, WalletKey, TonApi, Ledger, Clock, PayoutMetrics, StreamThreads)} for a TopologyTestDriver. */
   public static Wiring wire(PayoutsConfig config, WalletKey key, TonApi api, Ledger ledger, Clock clock,
       PayoutMetrics metrics) {
+    return wire(config, key, api, ledger, clock, metrics, StreamThreads.none());
+  }
+
+  /**
+   * The topology streams-app runs, wired to its collaborators and to the stream threads of the
+   * Kafka Streams instance it runs on; driver and broker tests call this too.
+   */
+  public static Wiring wire(PayoutsConfig config, WalletKey key, TonApi api, Ledger ledger, Clock clock,
+      PayoutMetrics metrics, StreamThreads threads) {
     Subwallets subwallets = new Subwallets(key, config.workchain());
     TransferSigner signer = new TransferSigner(subwallets);
     SendLog sendLog = new SendLog(ledger, clock);
@@ -140,7 +150,7 @@ public final class StreamsApp implements AutoCloseable {
     metrics.batchIncomplete(clock, config.batchIncompleteThreshold());
     WalletTxDependencies deps = new WalletTxDependencies(io, ledger, subwallets, clock, metrics,
         new WalletTxDependencies.Settings(config.clockSkewMargin(), config.verdictTimeout(),
-            config.walletBacklogMax(), config.dedupRetention()), WalletTxDependencies.processOwner());
+            config.walletBacklogMax(), config.dedupRetention()), WalletTxDependencies.processOwner(), threads);
     Topology topology = PayoutTopology.build(
         () -> new RequestValidationProcessor(validator, rules, clock, metrics),
         () -> new WalletTxProcessor(deps),

@@ -131,6 +131,23 @@ public final class PayoutTestKit {
         "node time " + nodeTime + " passed valid_until " + submission.validUntil(), Instant.now(), nodeTime, null);
   }
 
+  /**
+   * Waits, at most {@code timeout}, until {@code idle} says the I/O threads finished what they were
+   * handed ({@link org.tonpayouts.streams.wallet.WalletIo#idle}, a batcher's): how tests step a
+   * topology whose processors hand work to other threads.
+   *
+   * @return false when the timeout passed first
+   */
+  public static boolean awaitIdle(java.util.function.BooleanSupplier idle, Duration timeout) {
+    try {
+      await("the I/O threads to finish their work").atMost(timeout).pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(1)).until(idle::getAsBoolean);
+      return true;
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      return false;
+    }
+  }
+
   public static List<Long> seqnos(List<Submission> submissions) {
     List<Long> out = new ArrayList<>();
     submissions.forEach(s -> out.add(s.seqno()));

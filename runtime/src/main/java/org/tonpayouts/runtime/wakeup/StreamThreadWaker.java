@@ -6,7 +6,7 @@ import java.time.Duration;
  * A processor's handle on its stream thread, which at rest waits long for records ({@code
  * poll.ms}): other threads {@link #wake() wake} it when a result is ready for it to apply, and the
  * processor itself {@link #keepPace(Duration) keeps a pace} while a wall-clock punctuation of its
- * must fire on time. Get it with {@link StreamThreadWakeups#forCurrentThread()}; on a thread
+ * must fire on time. Get it with {@link StreamThreads#wakerOfCurrentThread()}; on a thread
  * without a wakeable consumer (a TopologyTestDriver, a plain consumer) both do nothing.
  */
 public interface StreamThreadWaker {

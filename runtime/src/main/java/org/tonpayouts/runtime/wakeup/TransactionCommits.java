@@ -7,36 +7,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
- * How far each stream thread's exactly-once transactions have committed, so a processor can tell
+ * How far a stream thread's exactly-once transactions have committed, so a processor can tell
  * whether what it forwarded is committed yet (read_committed consumers read it a moment later, once
- * the broker has written the commit markers): it takes a {@link #mark()} on its stream thread right
- * after forwarding, and later asks the mark whether a transaction committed since.
- * Under {@code exactly_once_v2} each stream thread has one producer and uses it only on that
- * thread, and a commit covers everything the thread sent before it; the producers of {@link
- * StreamThreadWakeups#clientSupplier()} count their commits here. On a thread without such a
- * producer (a TopologyTestDriver) every mark counts as committed at once.
+ * the broker has written the commit markers): it takes a {@link StreamThreads#commitMark() mark} on
+ * its stream thread right after forwarding, and later asks the mark whether a transaction committed
+ * since. Under {@code exactly_once_v2} each stream thread has one producer and uses it only on
+ * that thread, and a commit covers everything the thread sent before it. On a thread whose commits
+ * nobody counts (a TopologyTestDriver) every mark counts as committed at once.
  */
 public final class TransactionCommits {
-  /** Transactions committed by the thread's producers (one replaced after a fence counts on); unset: not counted. */
-  private static final ThreadLocal<AtomicLong> COMMITS = new ThreadLocal<>();
-
   private TransactionCommits() {}
-
-  /** A mark of the calling thread's commits as they stand: everything it forwarded so far is in a later one. */
-  public static Mark mark() {
-    AtomicLong commits = COMMITS.get();
-    return commits == null ? Mark.UNCOUNTED : new Mark(commits, commits.get());
-  }
-
-  /** The calling thread's counter, made on its first counted transaction; it goes with the thread. */
-  static AtomicLong counterOfCurrentThread() {
-    AtomicLong commits = COMMITS.get();
-    if (commits == null) {
-      commits = new AtomicLong();
-      COMMITS.set(commits);
-    }
-    return commits;
-  }
 
   /** The commits of one thread as they stood at one moment. */
   public static final class Mark {
@@ -46,7 +26,7 @@ public final class TransactionCommits {
     private final AtomicLong commits;
     private final long at;
 
-    private Mark(AtomicLong commits, long at) {
+    Mark(AtomicLong commits, long at) {
       this.commits = commits;
       this.at = at;
     }
@@ -67,9 +47,12 @@ public final class TransactionCommits {
       Objects.requireNonNull(latest, "latest");
     }
 
-    /** A wait for what the calling stream thread forwarded so far, for at most {@code limit} from {@code now}. */
-    public static Wait forForwarded(Instant now, Duration limit) {
-      return new Wait(TransactionCommits.mark()::committed, now.plus(limit));
+    /**
+     * A wait for what the calling stream thread (one of {@code threads}) forwarded so far, for at most
+     * {@code limit} from {@code now}.
+     */
+    public static Wait forForwarded(StreamThreads threads, Instant now, Duration limit) {
+      return new Wait(threads.commitMark()::committed, now.plus(limit));
     }
 
     public boolean over(Instant now) {

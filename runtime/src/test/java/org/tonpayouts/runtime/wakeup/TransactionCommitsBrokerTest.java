@@ -34,7 +34,7 @@ import org.tonpayouts.runtime.StreamsProperties;
 
 /**
  * What streams-app's commit hold rests on, on a real broker with exactly-once Kafka Streams built
- * with {@link StreamThreadWakeups#clientSupplier()}: a mark taken on the stream thread right after
+ * with a {@link WakeableClientSupplier}: a mark taken on the stream thread right after
  * forwarding a record is not committed then; it turns committed with the stream thread's next
  * commit, and the record is read by a read_committed consumer (its transaction committed, it was
  * not aborted). The broker writes the commit markers just after the producer's commit returns, so
@@ -55,6 +55,7 @@ class TransactionCommitsBrokerTest {
     String out = "commits-out-" + UUID.randomUUID();
     kafka.createTopics(Map.of(in, 1, out, 1));
     AtomicReference<Taken> taken = new AtomicReference<>();
+    WakeableClientSupplier clients = new WakeableClientSupplier();
     Topology topology = new Topology();
     topology.addSource("in", new StringDeserializer(), new StringDeserializer(), in);
     topology.addProcessor("forward", () -> new Processor<String, String, String, String>() {
@@ -68,7 +69,7 @@ class TransactionCommitsBrokerTest {
       @Override
       public void process(Record<String, String> record) {
         context.forward(record);
-        TransactionCommits.Mark mark = TransactionCommits.mark();
+        TransactionCommits.Mark mark = clients.threads().commitMark();
         taken.set(new Taken(mark, mark.committed()));
       }
     }, "in");
@@ -78,7 +79,7 @@ class TransactionCommitsBrokerTest {
         PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers())), "commits-" + UUID.randomUUID());
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 500);
-    StreamThreadWakeups.Supplier clients = StreamThreadWakeups.clientSupplier();
+    
     try (KafkaStreams streams = new KafkaStreams(topology, props, clients);
         KafkaConsumer<String, String> reader = readCommitted()) {
       streams.start();

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 /** A stream thread's commits counted by its producer, and marks that tell what a commit covered. */
 class TransactionCommitsTest {
   private static final Instant NOW = Instant.parse("2026-11-26T12:00:00Z");
+  private final StreamThreads threads = new StreamThreads();
 
   private static MockProducer<byte[], byte[]> transactionalMock() {
     MockProducer<byte[], byte[]> mock = new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
@@ -31,17 +32,17 @@ class TransactionCommitsTest {
   @Test
   void aMarkIsCommittedOnlyOnceATransactionCommittedAfterIt() throws Exception {
     onAFreshThread(() -> {
-      CommitCountingProducer producer = new CommitCountingProducer(transactionalMock());
+      CommitCountingProducer producer = new CommitCountingProducer(transactionalMock(), threads);
       producer.beginTransaction();
       producer.send(new ProducerRecord<>("payout.settlements", new byte[] {1}));
-      TransactionCommits.Mark sentBefore = TransactionCommits.mark();
+      TransactionCommits.Mark sentBefore = threads.commitMark();
       assertThat(sentBefore.committed()).as("its transaction is still open").isFalse();
 
       producer.commitTransaction();
       assertThat(sentBefore.committed()).isTrue();
 
       producer.beginTransaction();
-      TransactionCommits.Mark sentAfter = TransactionCommits.mark();
+      TransactionCommits.Mark sentAfter = threads.commitMark();
       assertThat(sentAfter.committed()).as("the commit before it does not cover it").isFalse();
       producer.commitTransaction();
       assertThat(sentAfter.committed()).isTrue();
@@ -52,9 +53,9 @@ class TransactionCommitsTest {
   void aFailedCommitCommitsNothing() throws Exception {
     onAFreshThread(() -> {
       MockProducer<byte[], byte[]> mock = transactionalMock();
-      CommitCountingProducer producer = new CommitCountingProducer(mock);
+      CommitCountingProducer producer = new CommitCountingProducer(mock, threads);
       producer.beginTransaction();
-      TransactionCommits.Mark mark = TransactionCommits.mark();
+      TransactionCommits.Mark mark = threads.commitMark();
       mock.commitTransactionException = new KafkaException("the broker said no");
       assertThatThrownBy(producer::commitTransaction).isInstanceOf(KafkaException.class);
       assertThat(mark.committed()).isFalse();
@@ -64,13 +65,13 @@ class TransactionCommitsTest {
   @Test
   void aProducerReplacedOnTheSameThreadCountsOn() throws Exception {
     onAFreshThread(() -> {
-      CommitCountingProducer first = new CommitCountingProducer(transactionalMock());
+      CommitCountingProducer first = new CommitCountingProducer(transactionalMock(), threads);
       first.beginTransaction();
       first.commitTransaction();
       first.close();
-      CommitCountingProducer second = new CommitCountingProducer(transactionalMock());
+      CommitCountingProducer second = new CommitCountingProducer(transactionalMock(), threads);
       second.beginTransaction();
-      TransactionCommits.Mark mark = TransactionCommits.mark();
+      TransactionCommits.Mark mark = threads.commitMark();
       second.commitTransaction();
       assertThat(mark.committed()).isTrue();
     });
@@ -78,7 +79,7 @@ class TransactionCommitsTest {
 
   @Test
   void onAThreadWhoseCommitsNobodyCountsEveryMarkIsCommitted() throws Exception {
-    onAFreshThread(() -> assertThat(TransactionCommits.mark().committed()).isTrue());
+    onAFreshThread(() -> assertThat(threads.commitMark().committed()).isTrue());
   }
 
   @Test

@@ -25,6 +25,7 @@ class WakeableConsumerTest {
   private static final Duration LONG_POLL = Duration.ofSeconds(60);
 
   private final EmbeddedKafkaBroker kafka = SharedTestInfrastructure.kafka();
+  private final StreamThreads threads = new StreamThreads();
 
   private WakeableConsumer consumerOnAnEmptyTopic(TopicPartition partition) {
     kafka.createTopics(Map.of(partition.topic(), 1));
@@ -33,7 +34,7 @@ class WakeableConsumerTest {
         ConsumerConfig.GROUP_ID_CONFIG, "wake-" + UUID.randomUUID(),
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     plain.assign(List.of(partition));
-    return new WakeableConsumer(plain);
+    return new WakeableConsumer(plain, threads);
   }
 
   @Test
@@ -90,13 +91,27 @@ class WakeableConsumerTest {
     TopicPartition partition = new TopicPartition("wake-" + UUID.randomUUID(), 0);
     try (WakeableConsumer consumer = consumerOnAnEmptyTopic(partition)) {
       consumer.poll(Duration.ZERO); // this thread is now the consumer's stream thread
-      StreamThreadWakeups.forCurrentThread().wake();
+      threads.wakerOfCurrentThread().wake();
       long started = System.nanoTime();
       assertThat(consumer.poll(LONG_POLL)).isEmpty();
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(LONG_POLL.dividedBy(2));
     }
     // closed: the thread has no wakeable consumer any more, and its waker is a no-op
-    StreamThreadWakeups.forCurrentThread().wake();
+    threads.wakerOfCurrentThread().wake();
+  }
+
+  @Test
+  void aStreamThreadIsFoundOnlyThroughItsOwnInstancesThreads() {
+    TopicPartition partition = new TopicPartition("wake-" + UUID.randomUUID(), 0);
+    StreamThreads anotherInstance = new StreamThreads();
+    try (WakeableConsumer consumer = consumerOnAnEmptyTopic(partition)) {
+      consumer.poll(Duration.ZERO);
+
+      assertThat(threads.wakerOfCurrentThread()).isNotSameAs(StreamThreadWaker.NONE);
+      assertThat(anotherInstance.wakerOfCurrentThread()).as("no global registry: two instances in one JVM stay apart")
+          .isSameAs(StreamThreadWaker.NONE);
+    }
+    assertThat(threads.wakerOfCurrentThread()).as("unregistered on close").isSameAs(StreamThreadWaker.NONE);
   }
 
   @Test
@@ -141,7 +156,7 @@ class WakeableConsumerTest {
         ConsumerConfig.GROUP_ID_CONFIG, "wake-" + UUID.randomUUID(),
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     java.util.concurrent.atomic.AtomicInteger assigned = new java.util.concurrent.atomic.AtomicInteger();
-    try (WakeableConsumer consumer = new WakeableConsumer(plain)) {
+    try (WakeableConsumer consumer = new WakeableConsumer(plain, threads)) {
       consumer.subscribe(List.of(topic), new org.apache.kafka.clients.consumer.ConsumerRebalanceListener() {
         @Override
         public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {

@@ -65,30 +65,11 @@ public final class Batcher<J> implements AutoCloseable {
   }
 
   /**
-   * Waits until every job submitted so far has been run (tests use it to step a topology
-   * deterministically; the pipeline itself never waits on a batcher).
-   *
-   * @return false when {@code timeout} passed first
+   * True when every job submitted so far has been run: tests wait for it to step a topology
+   * deterministically; the pipeline itself never waits on a batcher.
    */
-  public boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
-    return awaitZero(unfinished, System.nanoTime() + timeout.toNanos());
-  }
-
-  /**
-   * Waits until {@code count} is zero or {@code deadlineNanos} ({@link System#nanoTime()}) passed;
-   * for tests that step the pipeline, never for the pipeline itself.
-   *
-   * @return false when the deadline passed first
-   */
-  static boolean awaitZero(java.util.concurrent.atomic.AtomicInteger count, long deadlineNanos)
-      throws InterruptedException {
-    while (count.get() > 0) {
-      if (System.nanoTime() > deadlineNanos) {
-        return false;
-      }
-      Thread.sleep(1); // a test-only wait on another thread's progress
-    }
-    return true;
+  public boolean idle() {
+    return unfinished.get() == 0;
   }
 
   /** Jobs waiting for a batch (not counting the one running). */

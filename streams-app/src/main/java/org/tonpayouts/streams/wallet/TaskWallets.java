@@ -160,7 +160,7 @@ final class TaskWallets {
     // the commit and the settlement's way to its consumers (W=100, alternate runs: 53 and 54 ms from
     // forwarding to a consumer, 30 and 21 ms held; p50 of the settle path 142 and 151 -> 105 and 93 ms).
     // The next block is a block interval away; throughput did not change.
-    index.holdForCommit(key, TransactionCommits.Wait.forForwarded(now(), COMMIT_WAIT_LIMIT));
+    index.holdForCommit(key, TransactionCommits.Wait.forForwarded(deps.threads(), now(), COMMIT_WAIT_LIMIT));
   }
 
   /** The seqno a decided transfer proves used (the stale-read guard's floor), or null. */

@@ -2,6 +2,7 @@ package org.tonpayouts.streams.wallet;
 
 import java.time.Clock;
 import java.time.Duration;
+import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.wallet.Subwallets;
@@ -16,10 +17,11 @@ import org.tonpayouts.ton.wallet.Subwallets;
  * @param metrics the meters
  * @param settings the processor's settings
  * @param owner this process as it signs its partition claims (host, pid and a random part)
+ * @param threads the instance's stream threads: their wakers and their commits
  */
 public record WalletTxDependencies(
     WalletIo io, Ledger ledger, Subwallets subwallets, Clock clock, PayoutMetrics metrics, Settings settings,
-    String owner) {
+    String owner, StreamThreads threads) {
 
   /** A label unique to this process, for the partition claims it takes. */
   public static String processOwner() {

@@ -9,7 +9,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.WindowStore;
 import org.tonpayouts.runtime.wakeup.PacedPunctuations;
 import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
-import org.tonpayouts.runtime.wakeup.StreamThreadWakeups;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.streams.io.Inbox;
@@ -77,7 +76,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
   public void init(ProcessorContext<String, Object> context) {
     this.context = context;
     cancelPunctuations(); // a revived task starts with no punctuation of ours scheduled
-    this.waker = StreamThreadWakeups.forCurrentThread();
+    this.waker = deps.threads().wakerOfCurrentThread();
     this.inbox = new Inbox();
     inbox.wakeWith(waker::wake);
     this.wallets = new TaskWallets(context, deps);

@@ -1,5 +1,7 @@
 package org.tonpayouts.streams.io;
 
+import org.tonpayouts.streams.PayoutTestKit;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -32,7 +34,7 @@ class BatcherTest {
       release.countDown();
       assertThat(batches.poll(WAIT_S, TimeUnit.SECONDS)).containsExactly("a");
       assertThat(batches.poll(WAIT_S, TimeUnit.SECONDS)).containsExactly("b", "c");
-      assertThat(batcher.awaitIdle(Duration.ofSeconds(WAIT_S))).isTrue();
+      assertThat(PayoutTestKit.awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
     }
   }
 
@@ -54,9 +56,9 @@ class BatcherTest {
       batcher.submit("quick");
       // the quick job completes while the slow batch still holds its thread
       assertThat(secondDone.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
-      assertThat(batcher.awaitIdle(Duration.ofMillis(50))).isFalse();
+      assertThat(PayoutTestKit.awaitIdle(batcher::idle, Duration.ofMillis(50))).isFalse();
       release.countDown();
-      assertThat(batcher.awaitIdle(Duration.ofSeconds(WAIT_S))).isTrue();
+      assertThat(PayoutTestKit.awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
     }
   }
 
@@ -74,7 +76,7 @@ class BatcherTest {
       assertThat(crashed.poll(WAIT_S, TimeUnit.SECONDS)).containsExactly("poison");
       batcher.submit("fine");
       assertThat(ran.poll(WAIT_S, TimeUnit.SECONDS)).containsExactly("fine");
-      assertThat(batcher.awaitIdle(Duration.ofSeconds(WAIT_S))).isTrue();
+      assertThat(PayoutTestKit.awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
     }
   }
 

@@ -439,7 +439,7 @@ class NeverPayTwiceTest {
 
       b.createInputTopic(Topics.PAYOUT_REQUESTS.name(), Serdes.String().serializer(), Serdes.ByteArray().serializer())
           .pipeInput(Topics.walletKey(id), org.tonpayouts.streams.PayoutTestKit.json(request));
-      assertThat(newOwner.io().awaitIdle(Duration.ofSeconds(20))).isTrue();
+      assertThat(org.tonpayouts.streams.PayoutTestKit.awaitIdle(newOwner.io()::idle, Duration.ofSeconds(20))).isTrue();
       b.advanceWallClockTime(Duration.ofMillis(20));
       Submission byNewOwner = b.createOutputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
           Topics.PAYOUT_SUBMISSIONS.keySerde().deserializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().deserializer())

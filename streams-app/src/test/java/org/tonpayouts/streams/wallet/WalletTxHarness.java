@@ -177,12 +177,8 @@ final class WalletTxHarness implements AutoCloseable {
   }
 
   private void awaitIo() {
-    try {
-      assertThat(wiring.io().awaitIdle(Duration.ofSeconds(20))).as("the I/O threads finished their work").isTrue();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    assertThat(PayoutTestKit.awaitIdle(wiring.io()::idle, Duration.ofSeconds(20))).as("the I/O threads finished their work")
+        .isTrue();
   }
 
   /** One issuing round (ready wallets handed over, results applied); the submissions it published. */

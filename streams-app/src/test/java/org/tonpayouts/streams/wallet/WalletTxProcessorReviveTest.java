@@ -51,7 +51,7 @@ class WalletTxProcessorReviveTest {
     WalletTxProcessor processor = new WalletTxProcessor(new WalletTxDependencies(h.wiring.io(), h.ledger,
         WalletTxHarness.SUBWALLETS, h.appClock, h.metrics, new WalletTxDependencies.Settings(
             h.config.clockSkewMargin(), h.config.verdictTimeout(), h.config.walletBacklogMax(),
-            h.config.dedupRetention()), "revive-test"));
+            h.config.dedupRetention()), "revive-test", org.tonpayouts.runtime.wakeup.StreamThreads.none()));
 
     processor.init(context);
     // another instance takes the partition: this incarnation is a zombie, its intent is refused
@@ -74,7 +74,7 @@ class WalletTxProcessorReviveTest {
   /** Lets the issuing rounds finish and the processor apply what they delivered (its work punctuation). */
   private void settle(WalletTxProcessor processor, MockProcessorContext<String, Object> context) throws Exception {
     for (int i = 0; i < 3; i++) {
-      assertThat(h.wiring.io().awaitIdle(Duration.ofSeconds(20))).isTrue();
+      assertThat(org.tonpayouts.streams.PayoutTestKit.awaitIdle(h.wiring.io()::idle, Duration.ofSeconds(20))).isTrue();
       context.scheduledPunctuators().forEach(p -> p.getPunctuator().punctuate(context.currentSystemTimeMs()));
     }
   }
