@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.admin;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -69,7 +70,7 @@ final class WalletView {
   }
 
   private StoreState store(String key) {
-    KeyQueryMetadata meta = streams.queryMetadataForKey(WalletTxProcessor.WALLET_HEADS_STORE, key,
+    KeyQueryMetadata meta = streams.queryMetadataForKey(TopologyNames.WALLET_HEADS_STORE, key,
         Serdes.String().serializer());
     if (meta == null || meta == KeyQueryMetadata.NOT_AVAILABLE || meta.partition() < 0) {
       return unknown(null, "the stream tasks are being assigned (state " + streams.state() + "): ask again shortly");
@@ -77,7 +78,7 @@ final class WalletView {
     int partition = meta.partition();
     ReadOnlyKeyValueStore<String, WalletHead> store;
     try {
-      store = streams.store(StoreQueryParameters.fromNameAndType(WalletTxProcessor.WALLET_HEADS_STORE,
+      store = streams.store(StoreQueryParameters.fromNameAndType(TopologyNames.WALLET_HEADS_STORE,
           QueryableStoreTypes.<String, WalletHead>keyValueStore()).withPartition(partition));
     } catch (InvalidStateStoreException e) {
       String owner = meta.activeHost() == null || meta.activeHost().port() < 0 ? "the instance that owns it"

@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.topology;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
@@ -34,46 +35,41 @@ import org.tonpayouts.streams.wallet.WalletTxProcessor;
  * The app, the driver tests and the broker tests all build the topology here.
  */
 public final class PayoutTopology {
-  public static final String REQUESTS_SOURCE = "requests-source";
-  public static final String CONFIRMATIONS_SOURCE = "confirmations-source";
-  /** The one sink of {@code payout.rejected}: the validator's refusals and wallet-tx's (backlog, conflicts). */
-  public static final String REJECTED_SINK = "rejected-sink";
-
   private PayoutTopology() {}
 
   public static Topology build(Supplier<RequestValidationProcessor> validator, Supplier<WalletTxProcessor> walletTx,
       Duration dedupRetention) {
     Topology topology = new Topology();
 
-    topology.addSource(REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
+    topology.addSource(TopologyNames.REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
         Topics.PAYOUT_REQUESTS.name());
     // verdicts before requests: a request backlog must not hold up the loops already running
     // (earliest is Kafka Streams' default reset; this overload only asks for it to be spelled out)
-    topology.addSource(AutoOffsetReset.earliest(), CONFIRMATIONS_SOURCE, new VerdictsFirst(),
+    topology.addSource(AutoOffsetReset.earliest(), TopologyNames.CONFIRMATIONS_SOURCE, new VerdictsFirst(),
         Topics.PAYOUT_CONFIRMATIONS.keySerde().deserializer(),
         Topics.PAYOUT_CONFIRMATIONS.valueSerde().deserializer(), Topics.PAYOUT_CONFIRMATIONS.name());
 
-    topology.addProcessor(RequestValidationProcessor.NAME, validator::get, REQUESTS_SOURCE);
-    topology.addProcessor(WalletTxProcessor.NAME, walletTx::get, RequestValidationProcessor.NAME, CONFIRMATIONS_SOURCE);
-    topology.addSink(REJECTED_SINK, Topics.PAYOUT_REJECTED.name(),
+    topology.addProcessor(TopologyNames.REQUEST_VALIDATOR, validator::get, TopologyNames.REQUESTS_SOURCE);
+    topology.addProcessor(TopologyNames.WALLET_TX, walletTx::get, TopologyNames.REQUEST_VALIDATOR, TopologyNames.CONFIRMATIONS_SOURCE);
+    topology.addSink(TopologyNames.REJECTED_SINK, Topics.PAYOUT_REJECTED.name(),
         Topics.PAYOUT_REJECTED.keySerde().serializer(), Topics.PAYOUT_REJECTED.valueSerde().serializer(),
-        RequestValidationProcessor.NAME, WalletTxProcessor.NAME);
+        TopologyNames.REQUEST_VALIDATOR, TopologyNames.WALLET_TX);
 
     topology.addStateStore(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(WalletTxProcessor.WALLET_HEADS_STORE), Serdes.String(),
-        JsonSerde.of(WalletHead.class)).withCachingEnabled(), WalletTxProcessor.NAME);
+        Stores.persistentKeyValueStore(TopologyNames.WALLET_HEADS_STORE), Serdes.String(),
+        JsonSerde.of(WalletHead.class)).withCachingEnabled(), TopologyNames.WALLET_TX);
     topology.addStateStore(Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(WalletTxProcessor.WALLET_QUEUE_STORE), Serdes.String(),
-        JsonSerde.of(QueuedRequest.class)), WalletTxProcessor.NAME);
+        Stores.persistentKeyValueStore(TopologyNames.WALLET_QUEUE_STORE), Serdes.String(),
+        JsonSerde.of(QueuedRequest.class)), TopologyNames.WALLET_TX);
     topology.addStateStore(Stores.windowStoreBuilder(
-        Stores.persistentWindowStore(WalletTxProcessor.REQUEST_MEMORY_STORE, dedupRetention, dedupRetention, false),
-        Serdes.String(), JsonSerde.of(PayoutRequest.class)), WalletTxProcessor.NAME);
-    topology.addSink(WalletTxProcessor.SUBMISSIONS_SINK, Topics.PAYOUT_SUBMISSIONS.name(),
+        Stores.persistentWindowStore(TopologyNames.REQUEST_MEMORY_STORE, dedupRetention, dedupRetention, false),
+        Serdes.String(), JsonSerde.of(PayoutRequest.class)), TopologyNames.WALLET_TX);
+    topology.addSink(TopologyNames.SUBMISSIONS_SINK, Topics.PAYOUT_SUBMISSIONS.name(),
         Topics.PAYOUT_SUBMISSIONS.keySerde().serializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().serializer(),
-        WalletTxProcessor.NAME);
-    topology.addSink(WalletTxProcessor.SETTLEMENTS_SINK, Topics.PAYOUT_SETTLEMENTS.name(),
+        TopologyNames.WALLET_TX);
+    topology.addSink(TopologyNames.SETTLEMENTS_SINK, Topics.PAYOUT_SETTLEMENTS.name(),
         Topics.PAYOUT_SETTLEMENTS.keySerde().serializer(), Topics.PAYOUT_SETTLEMENTS.valueSerde().serializer(),
-        WalletTxProcessor.NAME);
+        TopologyNames.WALLET_TX);
     return topology;
   }
 }

@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.validation;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -25,11 +26,6 @@ import org.tonpayouts.streams.wallet.WalletTxProcessor;
  * on (invariant 5).
  */
 public final class RequestValidationProcessor implements Processor<String, byte[], String, Object> {
-  public static final String NAME = "request-validator";
-  /** Child names the topology gives this processor's two ways out. */
-  public static final String ACCEPTED_CHILD = WalletTxProcessor.NAME;
-  public static final String REJECTED_SINK = org.tonpayouts.streams.topology.PayoutTopology.REJECTED_SINK;
-
   private static final Logger log = LoggerFactory.getLogger(RequestValidationProcessor.class);
 
   private final PayoutRequestValidator validator;
@@ -71,7 +67,7 @@ public final class RequestValidationProcessor implements Processor<String, byte[
     if (problems.isEmpty()) {
       // Outside the try: a failure downstream (the wallet processor, its store, its sinks) must fail
       // the task and be retried, never turn a valid request into a rejection.
-      context.forward(record.withValue((Object) request), ACCEPTED_CHILD);
+      context.forward(record.withValue((Object) request), TopologyNames.WALLET_TX);
     } else {
       reject(record, problems);
     }
@@ -92,6 +88,6 @@ public final class RequestValidationProcessor implements Processor<String, byte[
     log.warn("request rejected key={} partition={} offset={} bytes={} problems={} first_problem={}",
         Reasons.clean(String.valueOf(rejected.originalKey())), rejected.partition(), rejected.offset(),
         rejected.payloadLength(), rejected.problemCount(), Reasons.clean(problems.get(0)));
-    context.forward(new Record<>(rejected.originalKey(), (Object) rejected, record.timestamp()), REJECTED_SINK);
+    context.forward(new Record<>(rejected.originalKey(), (Object) rejected, record.timestamp()), TopologyNames.REJECTED_SINK);
   }
 }

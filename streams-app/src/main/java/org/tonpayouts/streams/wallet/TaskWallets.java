@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.wallet;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -53,8 +54,8 @@ final class TaskWallets {
   TaskWallets(ProcessorContext<String, Object> context, WalletTxDependencies deps) {
     this.context = context;
     this.deps = deps;
-    this.heads = new WalletHeads(context.getStateStore(WalletTxProcessor.WALLET_HEADS_STORE));
-    this.queue = new WalletQueue(context.getStateStore(WalletTxProcessor.WALLET_QUEUE_STORE));
+    this.heads = new WalletHeads(context.getStateStore(TopologyNames.WALLET_HEADS_STORE));
+    this.queue = new WalletQueue(context.getStateStore(TopologyNames.WALLET_QUEUE_STORE));
   }
 
   WalletIndex index() {
@@ -114,7 +115,7 @@ final class TaskWallets {
     Submission submission = TransferEvents.submission(queued.request(), row, hashes, firstSubmittedAt, recheck, now);
     log.info("submitted subwallet={} request={} transfer={} seqno={} hash={} attempt={} resumed={} recheck={}", key,
         row.requestId(), row.transferId(), row.seqno(), row.messageHash(), row.attempt(), resumed, recheck);
-    context.forward(new Record<>(key, submission, deps.clock().millis()), WalletTxProcessor.SUBMISSIONS_SINK);
+    context.forward(new Record<>(key, submission, deps.clock().millis()), TopologyNames.SUBMISSIONS_SINK);
   }
 
   /** When a transfer without a verdict is re-checked: well past its valid_until (or, for a re-check, one timeout on). */
@@ -196,7 +197,7 @@ final class TaskWallets {
     log.info("settled subwallet={} request={} transfer={} status={} seqno={} tx={} reason={}", key,
         settlement.requestId(), settlement.transferId(), settlement.status(), settlement.seqno(),
         settlement.txHash(), settlement.reason());
-    context.forward(new Record<>(key, settlement, deps.clock().millis()), WalletTxProcessor.SETTLEMENTS_SINK);
+    context.forward(new Record<>(key, settlement, deps.clock().millis()), TopologyNames.SETTLEMENTS_SINK);
   }
 
   /** The request with the record it was read from: the identity of this copy of it. */
@@ -214,7 +215,7 @@ final class TaskWallets {
         deps.clock().instant());
     deps.metrics().rejected();
     log.warn("request rejected subwallet={} request={} reason={}", key, queued.request().requestId(), reason);
-    context.forward(new Record<>(key, (Object) rejected, deps.clock().millis()), WalletTxProcessor.REJECTED_SINK);
+    context.forward(new Record<>(key, (Object) rejected, deps.clock().millis()), TopologyNames.REJECTED_SINK);
   }
 
   // ---- state -------------------------------------------------------------------------------------

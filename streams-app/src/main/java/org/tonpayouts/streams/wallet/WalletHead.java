@@ -3,9 +3,9 @@ package org.tonpayouts.streams.wallet;
 import java.time.Instant;
 
 /**
- * What the wallet-tx processor keeps per subwallet, in {@link WalletTxProcessor#WALLET_HEADS_STORE}
+ * What the wallet-tx processor keeps per subwallet, in {@link org.tonpayouts.streams.names.TopologyNames#WALLET_HEADS_STORE}
  * under the subwallet id: a small, fixed-size value. The queued requests live one per key in
- * {@link WalletTxProcessor#WALLET_QUEUE_STORE} ({@link WalletQueue}), so no store value grows with
+ * {@link org.tonpayouts.streams.names.TopologyNames#WALLET_QUEUE_STORE} ({@link WalletQueue}), so no store value grows with
  * the backlog and an enqueue writes one small record.
  *
  * @param subwalletId the subwallet

@@ -8,7 +8,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The wallets' heads ({@link WalletTxProcessor#WALLET_HEADS_STORE}) as the processor uses them, the
+ * The wallets' heads ({@link org.tonpayouts.streams.names.TopologyNames#WALLET_HEADS_STORE}) as the processor uses them, the
  * heads of wallets with work kept deserialized. A transfer reads its wallet's head five or six
  * times (accepting, handing over, issued, confirmed, recorded) and reading it back from JSON each
  * time, with its ISO-8601 instants, was about a tenth of the stream thread at W=1000. Writes go

@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.wallet;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Duration;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.Cancellable;
@@ -37,15 +38,6 @@ import org.tonpayouts.streams.ledger.Ownership;
  * wallets, transfers awaiting a verdict), so an idle instance makes no commits.
  */
 public final class WalletTxProcessor implements Processor<String, Object, String, Object> {
-  public static final String NAME = "wallet-tx";
-  public static final String WALLET_HEADS_STORE = "wallet-heads";
-  public static final String WALLET_QUEUE_STORE = "wallet-queue";
-  public static final String REQUEST_MEMORY_STORE = "accepted-request-ids";
-  /** Child names the topology gives the sinks this processor forwards to. */
-  public static final String SUBMISSIONS_SINK = "submissions-sink";
-  public static final String SETTLEMENTS_SINK = "settlements-sink";
-  public static final String REJECTED_SINK = org.tonpayouts.streams.topology.PayoutTopology.REJECTED_SINK;
-
   private static final Duration WORK_INTERVAL = Duration.ofMillis(2);
   private static final Duration WATCHDOG_INTERVAL = Duration.ofSeconds(1);
 
@@ -80,7 +72,7 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     this.inbox = new Inbox();
     inbox.wakeWith(waker::wake);
     this.wallets = new TaskWallets(context, deps);
-    WindowStore<String, PayoutRequest> accepted = context.getStateStore(REQUEST_MEMORY_STORE);
+    WindowStore<String, PayoutRequest> accepted = context.getStateStore(TopologyNames.REQUEST_MEMORY_STORE);
     this.intake = new RequestIntake(wallets, new RequestMemory(accepted, deps.settings().dedupRetention()), deps);
     this.verdicts = new VerdictHandling(wallets, deps, inbox);
     // A new claim on the partition fences any older holder of it (a zombie) in the ledger.

@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.topology;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -75,15 +76,15 @@ class VerdictsFirstBrokerTest {
 
     List<String> taken = new CopyOnWriteArrayList<>();
     Topology topology = new Topology();
-    topology.addSource(PayoutTopology.REQUESTS_SOURCE, new StringDeserializer(), new StringDeserializer(), requests);
-    topology.addSource(AutoOffsetReset.earliest(), PayoutTopology.CONFIRMATIONS_SOURCE, verdictTime,
+    topology.addSource(TopologyNames.REQUESTS_SOURCE, new StringDeserializer(), new StringDeserializer(), requests);
+    topology.addSource(AutoOffsetReset.earliest(), TopologyNames.CONFIRMATIONS_SOURCE, verdictTime,
         new StringDeserializer(), new StringDeserializer(), verdicts);
     topology.addProcessor("take", () -> new Processor<String, String, Void, Void>() {
       @Override
       public void process(Record<String, String> record) {
         taken.add(record.value().startsWith("verdict") ? "verdict" : "request");
       }
-    }, PayoutTopology.REQUESTS_SOURCE, PayoutTopology.CONFIRMATIONS_SOURCE);
+    }, TopologyNames.REQUESTS_SOURCE, TopologyNames.CONFIRMATIONS_SOURCE);
 
     Properties props = StreamsProperties.base(new PayoutsConfig(Map.of(
         PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers())), "verdicts-first-" + UUID.randomUUID());

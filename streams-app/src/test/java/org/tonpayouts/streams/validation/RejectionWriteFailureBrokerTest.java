@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.validation;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
@@ -75,12 +76,12 @@ class RejectionWriteFailureBrokerTest {
     PayoutsConfig config = new PayoutsConfig(Map.of());
     Topology topology = new Topology();
     topology.addSource("source", new StringDeserializer(), new ByteArrayDeserializer(), input);
-    topology.addProcessor(RequestValidationProcessor.NAME, () -> new RequestValidationProcessor(
+    topology.addProcessor(TopologyNames.REQUEST_VALIDATOR, () -> new RequestValidationProcessor(
         PayoutRequestValidator.shared(), RequestRules.from(config), Clock.systemUTC(), metrics), "source");
-    topology.addSink(RequestValidationProcessor.REJECTED_SINK, Topics.PAYOUT_REJECTED.name(), new StringSerializer(),
-        JsonSerde.of(Rejected.class).limitedTo(rejectionCap), RequestValidationProcessor.NAME);
-    topology.addSink(RequestValidationProcessor.ACCEPTED_CHILD, accepted, new StringSerializer(), acceptedValues,
-        RequestValidationProcessor.NAME);
+    topology.addSink(TopologyNames.REJECTED_SINK, Topics.PAYOUT_REJECTED.name(), new StringSerializer(),
+        JsonSerde.of(Rejected.class).limitedTo(rejectionCap), TopologyNames.REQUEST_VALIDATOR);
+    topology.addSink(TopologyNames.WALLET_TX, accepted, new StringSerializer(), acceptedValues,
+        TopologyNames.REQUEST_VALIDATOR);
     return topology;
   }
 

@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.validation;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
 import static org.tonpayouts.streams.PayoutTestKit.TON;
@@ -55,12 +56,12 @@ class RequestValidationProcessorTest {
     PayoutsConfig config = new PayoutsConfig(Map.of());
     Topology topology = new Topology();
     topology.addSource("source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.PAYOUT_REQUESTS.name());
-    topology.addProcessor(RequestValidationProcessor.NAME, () -> new RequestValidationProcessor(
+    topology.addProcessor(TopologyNames.REQUEST_VALIDATOR, () -> new RequestValidationProcessor(
         PayoutRequestValidator.shared(), RequestRules.from(config), Clock.fixed(NOW, ZoneOffset.UTC), metrics), "source");
-    topology.addSink(RequestValidationProcessor.REJECTED_SINK, Topics.PAYOUT_REJECTED.name(), new StringSerializer(),
-        Topics.PAYOUT_REJECTED.valueSerde().serializer(), RequestValidationProcessor.NAME);
-    topology.addSink(RequestValidationProcessor.ACCEPTED_CHILD, ACCEPTED, new StringSerializer(),
-        Topics.PAYOUT_REQUESTS.valueSerde().serializer(), RequestValidationProcessor.NAME);
+    topology.addSink(TopologyNames.REJECTED_SINK, Topics.PAYOUT_REJECTED.name(), new StringSerializer(),
+        Topics.PAYOUT_REJECTED.valueSerde().serializer(), TopologyNames.REQUEST_VALIDATOR);
+    topology.addSink(TopologyNames.WALLET_TX, ACCEPTED, new StringSerializer(),
+        Topics.PAYOUT_REQUESTS.valueSerde().serializer(), TopologyNames.REQUEST_VALIDATOR);
     Properties props = StreamsProperties.base(config, "validator-test");
     driver = new TopologyTestDriver(topology, props, NOW);
     requests = driver.createInputTopic(Topics.PAYOUT_REQUESTS.name(), new StringSerializer(), new ByteArraySerializer());

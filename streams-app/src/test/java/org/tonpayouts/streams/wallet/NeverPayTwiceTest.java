@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.wallet;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
@@ -349,12 +350,12 @@ class NeverPayTwiceTest {
     for (int i = 0; i < 3; i++) {
       h.send(request("small-" + i, rich, transfer("t", recipient(20 + i), TON)));
     }
-    KeyValueStore<String, WalletHead> heads = h.driver.getKeyValueStore(WalletTxProcessor.WALLET_HEADS_STORE);
+    KeyValueStore<String, WalletHead> heads = h.driver.getKeyValueStore(TopologyNames.WALLET_HEADS_STORE);
     WalletHead poorHead = heads.get(Topics.walletKey(poor));
     byte[] head = JsonSerde.of(WalletHead.class).serializer().serialize("t", poorHead);
     assertThat(poorHead.queued()).as("most of the backlog is still queued").isGreaterThan(100);
     assertThat(head.length).as("the wallet's state does not grow with its backlog").isLessThan(300);
-    KeyValueStore<String, QueuedRequest> queue = h.driver.getKeyValueStore(WalletTxProcessor.WALLET_QUEUE_STORE);
+    KeyValueStore<String, QueuedRequest> queue = h.driver.getKeyValueStore(TopologyNames.WALLET_QUEUE_STORE);
     try (var entries = queue.range(poor + "/", poor + "0")) {
       long stored = 0;
       while (entries.hasNext()) {

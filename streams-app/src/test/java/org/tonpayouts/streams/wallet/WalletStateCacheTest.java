@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.wallet;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tonpayouts.streams.PayoutTestKit.TON;
 import static org.tonpayouts.streams.PayoutTestKit.recipient;
@@ -34,10 +35,10 @@ class WalletStateCacheTest {
   @BeforeEach
   void openStores() {
     MockProcessorContext<String, Object> context = new MockProcessorContext<>();
-    headStore = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WalletTxProcessor.WALLET_HEADS_STORE),
+    headStore = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyNames.WALLET_HEADS_STORE),
         Serdes.String(), JsonSerde.of(WalletHead.class)).withLoggingDisabled().build();
     headStore.init(context.getStateStoreContext(), headStore);
-    queueStore = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WalletTxProcessor.WALLET_QUEUE_STORE),
+    queueStore = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TopologyNames.WALLET_QUEUE_STORE),
         Serdes.String(), JsonSerde.of(QueuedRequest.class)).withLoggingDisabled().build();
     queueStore.init(context.getStateStoreContext(), queueStore);
   }

@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.wallet;
 
+import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
 import static org.tonpayouts.streams.PayoutTestKit.TON;
@@ -81,21 +82,21 @@ class WalletTxProcessorReviveTest {
 
   private static List<Submission> submissions(MockProcessorContext<String, Object> context) {
     return context.forwarded().stream()
-        .filter(f -> WalletTxProcessor.SUBMISSIONS_SINK.equals(f.childName().orElse(null)))
+        .filter(f -> TopologyNames.SUBMISSIONS_SINK.equals(f.childName().orElse(null)))
         .map(f -> (Submission) f.record().value()).toList();
   }
 
   private static void stores(MockProcessorContext<String, Object> context) {
     KeyValueStore<String, WalletHead> heads = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore(WalletTxProcessor.WALLET_HEADS_STORE), Serdes.String(),
+        Stores.inMemoryKeyValueStore(TopologyNames.WALLET_HEADS_STORE), Serdes.String(),
         JsonSerde.of(WalletHead.class)).withLoggingDisabled().build();
     heads.init(context.getStateStoreContext(), heads);
     KeyValueStore<String, QueuedRequest> queue = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore(WalletTxProcessor.WALLET_QUEUE_STORE), Serdes.String(),
+        Stores.inMemoryKeyValueStore(TopologyNames.WALLET_QUEUE_STORE), Serdes.String(),
         JsonSerde.of(QueuedRequest.class)).withLoggingDisabled().build();
     queue.init(context.getStateStoreContext(), queue);
     WindowStore<String, PayoutRequest> memory = Stores.windowStoreBuilder(
-        Stores.inMemoryWindowStore(WalletTxProcessor.REQUEST_MEMORY_STORE, Duration.ofHours(1), Duration.ofHours(1),
+        Stores.inMemoryWindowStore(TopologyNames.REQUEST_MEMORY_STORE, Duration.ofHours(1), Duration.ofHours(1),
             false), Serdes.String(), JsonSerde.of(PayoutRequest.class)).withLoggingDisabled().build();
     memory.init(context.getStateStoreContext(), memory);
   }
