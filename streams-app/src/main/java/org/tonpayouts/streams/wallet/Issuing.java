@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tonpayouts.streams.io.Inbox;
+import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.ledger.Ownership;
 import org.tonpayouts.streams.wallet.IssueOutcome.Conflict;
 import org.tonpayouts.streams.wallet.IssueOutcome.Decided;

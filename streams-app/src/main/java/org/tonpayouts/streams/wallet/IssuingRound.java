@@ -15,7 +15,7 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.TransferRequest;
-import org.tonpayouts.streams.io.SendRecorder;
+import org.tonpayouts.streams.send.SendRecorder;
 import org.tonpayouts.streams.ledger.AuditEvent;
 import org.tonpayouts.streams.ledger.Intent;
 import org.tonpayouts.streams.ledger.Ledger;

@@ -5,7 +5,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tonpayouts.streams.io.Inbox;
+import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.ledger.AuditEvent;
 import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.LedgerRow;

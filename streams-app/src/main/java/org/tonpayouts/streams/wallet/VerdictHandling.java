@@ -11,7 +11,7 @@ import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
-import org.tonpayouts.streams.io.Inbox;
+import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.ledger.LedgerRow;
 import org.tonpayouts.streams.ledger.RecordedVerdict;
 import org.tonpayouts.streams.ledger.TransferDecision;

@@ -12,7 +12,7 @@ import org.tonpayouts.runtime.wakeup.PacedPunctuations;
 import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.PayoutRequest;
-import org.tonpayouts.streams.io.Inbox;
+import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.ledger.Ownership;
 
 /**

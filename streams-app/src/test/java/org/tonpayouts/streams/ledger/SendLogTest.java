@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.tonpayouts.streams.io.SendLog;
+import org.tonpayouts.streams.send.SendLog;
 
 /**
  * The {@link SendLog} on a real PostgreSQL: acknowledged sends wait for their message's verdict

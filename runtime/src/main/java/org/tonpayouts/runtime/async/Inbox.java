@@ -1,4 +1,4 @@
-package org.tonpayouts.streams.io;
+package org.tonpayouts.runtime.async;
 
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,6 +1,5 @@
-package org.tonpayouts.streams.io;
+package org.tonpayouts.runtime.async;
 
-import org.tonpayouts.streams.PayoutTestKit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,7 +33,7 @@ class BatcherTest {
       release.countDown();
       assertThat(batches.poll(WAIT_S, TimeUnit.SECONDS)).containsExactly("a");
       assertThat(batches.poll(WAIT_S, TimeUnit.SECONDS)).containsExactly("b", "c");
-      assertThat(PayoutTestKit.awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
+      assertThat(awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
     }
   }
 
@@ -56,9 +55,9 @@ class BatcherTest {
       batcher.submit("quick");
       // the quick job completes while the slow batch still holds its thread
       assertThat(secondDone.await(WAIT_S, TimeUnit.SECONDS)).isTrue();
-      assertThat(PayoutTestKit.awaitIdle(batcher::idle, Duration.ofMillis(50))).isFalse();
+      assertThat(awaitIdle(batcher::idle, Duration.ofMillis(50))).isFalse();
       release.countDown();
-      assertThat(PayoutTestKit.awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
+      assertThat(awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
     }
   }
 
@@ -76,7 +75,7 @@ class BatcherTest {
       assertThat(crashed.poll(WAIT_S, TimeUnit.SECONDS)).containsExactly("poison");
       batcher.submit("fine");
       assertThat(ran.poll(WAIT_S, TimeUnit.SECONDS)).containsExactly("fine");
-      assertThat(PayoutTestKit.awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
+      assertThat(awaitIdle(batcher::idle, Duration.ofSeconds(WAIT_S))).isTrue();
     }
   }
 
@@ -87,6 +86,17 @@ class BatcherTest {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Waits, at most {@code timeout}, until the batcher has run every job it was given; false when it has not. */
+  private static boolean awaitIdle(java.util.function.BooleanSupplier idle, Duration timeout) {
+    try {
+      org.awaitility.Awaitility.await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+          .until(idle::getAsBoolean);
+      return true;
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      return false;
     }
   }
 }

@@ -1,4 +1,4 @@
-package org.tonpayouts.streams.io;
+package org.tonpayouts.streams.send;
 
 import java.time.Clock;
 import java.time.Duration;

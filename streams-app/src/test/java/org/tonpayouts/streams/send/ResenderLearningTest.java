@@ -1,4 +1,4 @@
-package org.tonpayouts.streams.io;
+package org.tonpayouts.streams.send;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,5 +1,6 @@
-package org.tonpayouts.streams.io;
+package org.tonpayouts.streams.send;
 
+import org.tonpayouts.runtime.async.Batcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
