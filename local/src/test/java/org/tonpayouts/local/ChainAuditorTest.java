@@ -28,7 +28,7 @@ import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
-import org.tonpayouts.streams.ledger.LedgerSchema;
+import org.tonpayouts.streams.ledger.sql.LedgerSchema;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.TonApiClient;
 import org.tonpayouts.ton.api.TonApiConfig;

@@ -23,7 +23,7 @@ import org.tonpayouts.runtime.StreamsProperties;
 import org.tonpayouts.schemas.PayoutRequestValidator;
 import org.tonpayouts.streams.admin.AdminServer;
 import org.tonpayouts.streams.ledger.Ledger;
-import org.tonpayouts.streams.ledger.LedgerException;
+import org.tonpayouts.streams.ledger.sql.LedgerException;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.streams.outbox.OutboxPublisher;
 import org.tonpayouts.streams.topology.PayoutTopology;

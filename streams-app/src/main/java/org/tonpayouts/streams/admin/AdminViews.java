@@ -3,11 +3,11 @@ package org.tonpayouts.streams.admin;
 import java.time.Instant;
 import java.util.List;
 import org.tonpayouts.schemas.Settlement;
-import org.tonpayouts.streams.ledger.AdminQueries;
-import org.tonpayouts.streams.ledger.AuditEvent;
-import org.tonpayouts.streams.ledger.LedgerRow;
-import org.tonpayouts.streams.ledger.PendingSettlement;
-import org.tonpayouts.streams.ledger.TransferRow;
+import org.tonpayouts.streams.ledger.operator.AdminQueries;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.audit.PendingSettlement;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
  * The admin API's JSON shapes, built from the ledger's rows (its OpenAPI file,

@@ -1,5 +1,18 @@
 package org.tonpayouts.streams.ledger;
 
+import org.tonpayouts.streams.ledger.audit.AuditLog;
+import org.tonpayouts.streams.ledger.audit.Outbox;
+import org.tonpayouts.streams.ledger.audit.PendingSettlement;
+import org.tonpayouts.streams.ledger.operator.AdminQueries;
+import org.tonpayouts.streams.ledger.operator.Resolutions;
+import org.tonpayouts.streams.ledger.record.IntentRecorder;
+import org.tonpayouts.streams.ledger.record.LedgerQueries;
+import org.tonpayouts.streams.ledger.record.MessageTransitions;
+import org.tonpayouts.streams.ledger.record.PartitionOwners;
+import org.tonpayouts.streams.ledger.record.TransferBook;
+import org.tonpayouts.streams.ledger.record.VerdictRecorder;
+import org.tonpayouts.streams.ledger.sql.LedgerSchema;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.time.Duration;

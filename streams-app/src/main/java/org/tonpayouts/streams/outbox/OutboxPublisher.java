@@ -24,8 +24,8 @@ import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.Topic;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.Ledger;
-import org.tonpayouts.streams.ledger.Outbox;
-import org.tonpayouts.streams.ledger.PendingSettlement;
+import org.tonpayouts.streams.ledger.audit.Outbox;
+import org.tonpayouts.streams.ledger.audit.PendingSettlement;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 
 /**

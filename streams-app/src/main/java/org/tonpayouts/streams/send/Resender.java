@@ -13,7 +13,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tonpayouts.streams.ledger.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.Failures;
 import org.tonpayouts.ton.api.MessageRejectedException;

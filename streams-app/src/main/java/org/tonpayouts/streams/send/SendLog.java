@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.ledger.Ledger;
-import org.tonpayouts.streams.ledger.Sends;
+import org.tonpayouts.streams.ledger.record.Sends;
 
 /**
  * The sends the API acknowledged that the ledger does not hold yet. A message's sends are written

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.ledger.Ledger;
-import org.tonpayouts.streams.ledger.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.Failures;
 import org.tonpayouts.ton.api.SentMessage;

@@ -2,9 +2,9 @@ package org.tonpayouts.streams.wallet;
 
 import java.time.Instant;
 import java.util.List;
-import org.tonpayouts.streams.ledger.LedgerRow;
-import org.tonpayouts.streams.ledger.RequestConflict;
-import org.tonpayouts.streams.ledger.TransferRow;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.record.RequestConflict;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /** What an issuing round did for one wallet; the processor turns it into state and events. */
 public sealed interface IssueOutcome {

@@ -3,8 +3,8 @@ package org.tonpayouts.streams.wallet;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferRequest;
-import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
-import org.tonpayouts.streams.ledger.Ownership;
+import org.tonpayouts.streams.ledger.record.LedgerQueries.TransferRef;
+import org.tonpayouts.streams.ledger.record.Ownership;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**

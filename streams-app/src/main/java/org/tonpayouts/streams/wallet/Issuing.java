@@ -5,7 +5,7 @@ import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.async.Inbox;
-import org.tonpayouts.streams.ledger.Ownership;
+import org.tonpayouts.streams.ledger.record.Ownership;
 import org.tonpayouts.streams.wallet.IssueOutcome.Conflict;
 import org.tonpayouts.streams.wallet.IssueOutcome.Decided;
 import org.tonpayouts.streams.wallet.IssueOutcome.Deferred;

@@ -6,10 +6,10 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.async.Inbox;
-import org.tonpayouts.streams.ledger.AuditEvent;
-import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
-import org.tonpayouts.streams.ledger.LedgerRow;
-import org.tonpayouts.streams.ledger.TransferHistory;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.record.LedgerQueries.TransferRef;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.record.TransferHistory;
 
 /**
  * The watchdog: no wallet waits forever for a verdict. A transfer whose verdict is overdue (or

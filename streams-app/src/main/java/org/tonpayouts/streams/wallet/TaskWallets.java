@@ -20,9 +20,9 @@ import org.tonpayouts.schemas.Rejected;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
-import org.tonpayouts.streams.ledger.LedgerRow;
-import org.tonpayouts.streams.ledger.TransferRow;
-import org.tonpayouts.streams.ledger.TransferStatus;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 
 /**
  * The wallets of one stream task and the moves that change them: their stores, their place in

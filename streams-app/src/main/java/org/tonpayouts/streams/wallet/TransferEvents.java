@@ -9,8 +9,8 @@ import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
-import org.tonpayouts.streams.ledger.LedgerRow;
-import org.tonpayouts.streams.ledger.TransferRow;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
  * The events the wallet-tx processor publishes, built from the ledger's rows: a settlement is

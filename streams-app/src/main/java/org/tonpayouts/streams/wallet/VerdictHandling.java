@@ -12,13 +12,13 @@ import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.runtime.async.Inbox;
-import org.tonpayouts.streams.ledger.LedgerRow;
-import org.tonpayouts.streams.ledger.RecordedVerdict;
-import org.tonpayouts.streams.ledger.TransferDecision;
-import org.tonpayouts.streams.ledger.TransferRow;
-import org.tonpayouts.streams.ledger.VerdictCommand;
-import org.tonpayouts.streams.ledger.VerdictRecorder;
-import org.tonpayouts.streams.ledger.VerdictResult;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.record.RecordedVerdict;
+import org.tonpayouts.streams.ledger.record.TransferDecision;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.record.VerdictCommand;
+import org.tonpayouts.streams.ledger.record.VerdictRecorder;
+import org.tonpayouts.streams.ledger.record.VerdictResult;
 
 /**
  * The chain poller's verdicts: each is handed to the ledger's verdict batches, and what the

@@ -13,15 +13,15 @@ import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.send.Resender;
 import org.tonpayouts.streams.send.SendLog;
 import org.tonpayouts.streams.send.SendRecorder;
-import org.tonpayouts.streams.ledger.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.Ledger;
-import org.tonpayouts.streams.ledger.LedgerQueries.TransferRef;
-import org.tonpayouts.streams.ledger.RecordedVerdict;
-import org.tonpayouts.streams.ledger.Sends;
-import org.tonpayouts.streams.ledger.TransferHistory;
-import org.tonpayouts.streams.ledger.TransferRow;
-import org.tonpayouts.streams.ledger.TransferStatus;
-import org.tonpayouts.streams.ledger.VerdictCommand;
+import org.tonpayouts.streams.ledger.record.LedgerQueries.TransferRef;
+import org.tonpayouts.streams.ledger.record.RecordedVerdict;
+import org.tonpayouts.streams.ledger.record.Sends;
+import org.tonpayouts.streams.ledger.record.TransferHistory;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
+import org.tonpayouts.streams.ledger.record.VerdictCommand;
 
 /**
  * Every network and database call of the wallet-tx processors of one streams-app instance, off

@@ -13,7 +13,7 @@ import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.runtime.async.Inbox;
-import org.tonpayouts.streams.ledger.Ownership;
+import org.tonpayouts.streams.ledger.record.Ownership;
 
 /**
  * The wallet state machine: per subwallet a FIFO of accepted requests and at most one transfer

@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.ledger;
 
+import org.tonpayouts.streams.ledger.record.Intent;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

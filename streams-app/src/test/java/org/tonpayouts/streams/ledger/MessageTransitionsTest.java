@@ -1,5 +1,15 @@
 package org.tonpayouts.streams.ledger;
 
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.record.Intent;
+import org.tonpayouts.streams.ledger.record.MessageTransitions;
+import org.tonpayouts.streams.ledger.record.RecordedVerdict;
+import org.tonpayouts.streams.ledger.record.Sends;
+import org.tonpayouts.streams.ledger.record.VerdictCommand;
+import org.tonpayouts.streams.ledger.record.VerdictResult;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;

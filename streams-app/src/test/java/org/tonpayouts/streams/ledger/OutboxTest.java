@@ -1,5 +1,7 @@
 package org.tonpayouts.streams.ledger;
 
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.Outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.AuditRecord;
-import org.tonpayouts.streams.ledger.AuditEvent.Level;
-import org.tonpayouts.streams.ledger.AuditEvent.Type;
+import org.tonpayouts.streams.ledger.audit.AuditEvent.Level;
+import org.tonpayouts.streams.ledger.audit.AuditEvent.Type;
 
 /**
  * The audit outbox on a real PostgreSQL: every row reaches the sink, oldest first; a failed sink

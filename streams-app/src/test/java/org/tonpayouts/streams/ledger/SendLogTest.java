@@ -1,5 +1,9 @@
 package org.tonpayouts.streams.ledger;
 
+import org.tonpayouts.streams.ledger.record.Intent;
+import org.tonpayouts.streams.ledger.record.Sends;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.tonpayouts.streams.ledger.LedgerFixture.hash;

@@ -26,7 +26,7 @@ import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
 import org.tonpayouts.schemas.AuditRecord;
 import org.tonpayouts.schemas.Topics;
-import org.tonpayouts.streams.ledger.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 

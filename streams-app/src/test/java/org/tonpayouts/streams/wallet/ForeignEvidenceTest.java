@@ -21,9 +21,9 @@ import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.Submission;
-import org.tonpayouts.streams.ledger.AuditEvent;
-import org.tonpayouts.streams.ledger.LedgerRow;
-import org.tonpayouts.streams.ledger.LedgerStatus;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**

@@ -1,0 +1,96 @@
+package org.tonpayouts.streams.ledger.audit;
+
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One record of the audit log: something unusual an operator or auditor should be able to find
+ * later (another signer used a wallet, a transfer needs reconciliation, a payout bounced, the
+ * chain overturned an expiry, a requestId was reused with other content, a transfer was given up).
+ *
+ * @param id assigned by the database; 0 before it is recorded
+ * @param at when it was recorded
+ * @param level how much it matters
+ * @param event what happened, one of the {@code Type} names
+ * @param subwalletId the wallet concerned, when one is
+ * @param walletAddress its raw address, when known
+ * @param requestId the request concerned, when one is
+ * @param transferId the transfer concerned, when one is
+ * @param seqno the seqno concerned, when one is
+ * @param messageHash the message concerned, when one is
+ * @param txHash the transaction concerned, when one is
+ * @param detail what exactly, in words
+ */
+public record AuditEvent(
+    long id,
+    Instant at,
+    Level level,
+    Type event,
+    Long subwalletId,
+    String walletAddress,
+    String requestId,
+    String transferId,
+    Long seqno,
+    String messageHash,
+    String txHash,
+    String detail) {
+
+  /** How much an audit event matters; operators alert on ERROR. */
+  public enum Level { INFO, WARNING, ERROR }
+
+  /** The kinds of audit events. */
+  public enum Type {
+    /** A fresh read showed the wallet's seqno ahead of what our history explains: another signer. */
+    SEQNO_MISMATCH,
+    /** A transfer's outcome cannot be proven from the chain; an operator decides. */
+    RECONCILIATION_REQUIRED,
+    /** A payout came back from its destination. */
+    BOUNCE,
+    /** A message judged expired applied after all (harmless: one seqno per transfer). */
+    EXPIRY_OVERTURNED,
+    /** The chain contradicts what the ledger holds about a message. */
+    LEDGER_CONFLICT,
+    /** A requestId was reused with other content and refused. */
+    REQUEST_CONFLICT,
+    /** A transfer used all its attempts without any applying and was failed. */
+    TRANSFER_GIVEN_UP,
+    /** A transfer was failed before signing (e.g. the wallet cannot pay it). */
+    TRANSFER_REFUSED,
+    /** A task that lost its partition (a zombie) tried to record a message: refused, nothing sent. */
+    FENCED_WRITE_REFUSED,
+    /** An operator resolved a RECONCILIATION_REQUIRED transfer (who and why in the detail). */
+    OPERATOR_RESOLUTION,
+    /**
+     * The ledger has no row of a transfer a wallet is waiting on (a failover to an asynchronous
+     * replica, a point-in-time restore): its seqno and hashes are known only to the wallet's state,
+     * so nothing more is signed for the wallet until an operator restores the rows.
+     */
+    LEDGER_ROWS_LOST
+  }
+
+  public AuditEvent {
+    Objects.requireNonNull(level, "level");
+    Objects.requireNonNull(event, "event");
+    Objects.requireNonNull(detail, "detail");
+  }
+
+  /** An event about a message of a transfer (ids from the ledger row). */
+  public static AuditEvent about(LedgerRow row, Level level, Type event, String txHash, String detail) {
+    return new AuditEvent(0, null, level, event, row.subwalletId(), row.walletAddress(), row.requestId(),
+        row.transferId(), row.seqno(), row.messageHash(), txHash, detail);
+  }
+
+  /** An event about a transfer (ids from the transfer row). */
+  public static AuditEvent about(TransferRow row, Level level, Type event, String detail) {
+    return new AuditEvent(0, null, level, event, row.subwalletId(), row.walletAddress(), row.requestId(),
+        row.transferId(), row.seqno(), row.messageHash(), row.txHash(), detail);
+  }
+
+  /** An event about a wallet alone. */
+  public static AuditEvent aboutWallet(long subwalletId, String walletAddress, Long seqno, Level level, Type event,
+      String detail) {
+    return new AuditEvent(0, null, level, event, subwalletId, walletAddress, null, null, seqno, null, null, detail);
+  }
+}

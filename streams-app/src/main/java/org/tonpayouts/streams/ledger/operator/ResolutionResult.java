@@ -1,0 +1,24 @@
+package org.tonpayouts.streams.ledger.operator;
+
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.schemas.Settlement;
+
+/** What the ledger made of an operator's resolution of a transfer. */
+public sealed interface ResolutionResult {
+
+  /**
+   * Recorded: the transfer as it is now, the audit event of the decision, and the settlement
+   * queued for {@code payout.settlements} in the same transaction.
+   */
+  record Resolved(TransferRow transfer, AuditEvent audit, Settlement settlement) implements ResolutionResult {}
+
+  /** The ledger has no such transfer. */
+  record NotFound(String requestId, String transferId) implements ResolutionResult {}
+
+  /** The transfer is not RECONCILIATION_REQUIRED (any more): nothing changed. */
+  record NotReconcilable(TransferRow transfer) implements ResolutionResult {}
+
+  /** Refused, with why (e.g. the transaction already settles as many transfers as it pays). */
+  record Refused(TransferRow transfer, String why) implements ResolutionResult {}
+}

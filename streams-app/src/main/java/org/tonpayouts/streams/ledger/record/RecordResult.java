@@ -1,0 +1,42 @@
+package org.tonpayouts.streams.ledger.record;
+
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+
+/**
+ * What {@link IntentRecorder#record} did with one intent: recorded it (its message may now be
+ * sent), or refused it (nothing may be sent; the caller reads the ledger again and resumes or
+ * settles from what it finds there).
+ */
+public sealed interface RecordResult {
+  Intent intent();
+
+  /** Recorded as SIGNED: send it. */
+  record Recorded(Intent intent, LedgerRow row) implements RecordResult {}
+
+  /** Not recorded: send nothing. */
+  record Refused(Intent intent, Refusal refusal, String detail) implements RecordResult {}
+
+  /** Why an intent was refused. */
+  enum Refusal {
+    /** A newer owner took the recording task's partition: this task is a zombie. Sign and send nothing. */
+    FENCED,
+    /** The requestId is recorded with other content: the request must be rejected. */
+    REQUEST_CONFLICT,
+    /** The transfer already has its terminal status. */
+    TRANSFER_DECIDED,
+    /** The transfer has a message that may still apply: resume it instead. */
+    LIVE_MESSAGE,
+    /** This attempt number was taken (a replay, or another instance got there first). */
+    ATTEMPT_TAKEN,
+    /** The transfer has used all its attempts. */
+    MAX_ATTEMPTS,
+    /** The transfer is bound to another seqno: every attempt must carry that one. */
+    SEQNO_BOUND,
+    /** Another transfer of the wallet holds this seqno: the read was stale or the wallet is busy. */
+    SEQNO_TAKEN
+  }
+
+  default boolean recorded() {
+    return this instanceof Recorded;
+  }
+}
