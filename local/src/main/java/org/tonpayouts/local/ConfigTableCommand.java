@@ -2,6 +2,7 @@ package org.tonpayouts.local;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.tonpayouts.local.stack.Home;
 import org.tonpayouts.runtime.ConfigTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

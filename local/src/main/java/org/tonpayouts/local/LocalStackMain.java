@@ -1,6 +1,9 @@
 package org.tonpayouts.local;
 
 import java.util.Set;
+import org.tonpayouts.local.bench.BenchCommand;
+import org.tonpayouts.local.demo.DemoCommand;
+import org.tonpayouts.local.soak.SoakCommand;
 import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.ton.api.CommonPool;
 import picocli.CommandLine;
