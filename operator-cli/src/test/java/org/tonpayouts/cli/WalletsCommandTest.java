@@ -1,4 +1,4 @@
-package org.tonpayouts.local;
+package org.tonpayouts.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,10 +26,10 @@ class WalletsCommandTest {
   private final StringWriter err = new StringWriter();
 
   private int run(String... args) {
-    CommandLine cmd = LocalStackMain.commandLine();
+    CommandLine cmd = PayoutsCli.commandLine();
     cmd.setOut(new PrintWriter(out, true));
     cmd.setErr(new PrintWriter(err, true));
-    return cmd.execute(LocalStackMain.withDefaultCommand(args));
+    return cmd.execute(args);
   }
 
   @Test
@@ -66,14 +66,5 @@ class WalletsCommandTest {
 
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString()).contains("wallet secret file").doesNotContain("not-a-key-at-all");
-  }
-
-  @Test
-  void shouldRunTheDemoWhenNoCommandIsGiven() {
-    assertThat(LocalStackMain.withDefaultCommand(new String[0])).containsExactly("demo");
-    assertThat(LocalStackMain.withDefaultCommand(new String[] {"--wallets", "2"}))
-        .containsExactly("demo", "--wallets", "2");
-    assertThat(LocalStackMain.withDefaultCommand(new String[] {"bench", "--wallets", "2"}))
-        .containsExactly("bench", "--wallets", "2");
   }
 }

@@ -1,4 +1,4 @@
-package org.tonpayouts.local;
+package org.tonpayouts.cli;
 
 import java.io.IOException;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package org.tonpayouts.local;
+package org.tonpayouts.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +22,7 @@ import picocli.CommandLine;
  * {@code payouts admin} against a stand-in of the admin API that records what it was sent: the
  * token from the environment or a file goes into the Authorization header, ids are encoded into
  * the path, a resolution is posted as JSON, and a refusal exits 1 with the API's reason. (The real
- * API is exercised end to end in {@link UpCommandTest}.)
+ * API is exercised end to end in the local launcher's {@code UpCommandTest}.)
  */
 class AdminCommandTest {
   private static final String TOKEN = "cli-test-token-0123456789abcdef";
@@ -59,7 +59,7 @@ class AdminCommandTest {
   private record Run(int exit, String out, String err) {}
 
   private Run run(Map<String, String> env, String... args) {
-    CommandLine cmd = LocalStackMain.commandLine();
+    CommandLine cmd = PayoutsCli.commandLine();
     AdminCommand admin = cmd.getSubcommands().get("admin").getCommand();
     admin.env = env;
     StringWriter out = new StringWriter();

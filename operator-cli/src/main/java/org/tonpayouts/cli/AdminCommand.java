@@ -1,4 +1,4 @@
-package org.tonpayouts.local;
+package org.tonpayouts.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package org.tonpayouts.local;
+package org.tonpayouts.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
