@@ -1,6 +1,13 @@
 package org.tonpayouts.local;
 
 import java.util.Set;
+import org.tonpayouts.cli.AdminCommand;
+import org.tonpayouts.cli.ConfigTableCommand;
+import org.tonpayouts.cli.PayoutsCli;
+import org.tonpayouts.cli.WalletsCommand;
+import org.tonpayouts.local.bench.BenchCommand;
+import org.tonpayouts.local.demo.DemoCommand;
+import org.tonpayouts.local.soak.SoakCommand;
 import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.ton.api.CommonPool;
 import picocli.CommandLine;
@@ -8,7 +15,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The local stack launcher ({@code ./payouts}): {@code demo} (the default), {@code up}, {@code bench}, {@code soak},
- * {@code topics}, {@code wallets}, {@code config-table} and {@code admin}. Run from the checkout's root:
+ * and the operator's commands of payouts-cli.jar, {@code topics}, {@code wallets}, {@code config-table} and
+ * {@code admin}. The one place that sees every package of the launcher. Run from the checkout's root:
  *
  * <pre>
  * ./payouts                                  # demo: 10 wallets, 50 requests, devnet with 400 ms blocks
@@ -42,17 +50,8 @@ public final class LocalStackMain {
   }
 
   public static CommandLine commandLine() {
-    return new CommandLine(new LocalStackMain())
-        .setExecutionExceptionHandler((e, cmd, parsed) -> {
-          // expected failures (bad options, a port taken, a child that would not start) as one line each
-          cmd.getErr().println("payouts: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-          for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
-            if (cause.getMessage() == null || e.getMessage() == null || !e.getMessage().contains(cause.getMessage())) {
-              cmd.getErr().println("  caused by: " + cause);
-            }
-          }
-          return 2;
-        });
+    // expected failures (bad options, a port taken, a child that would not start) as one line each
+    return new CommandLine(new LocalStackMain()).setExecutionExceptionHandler(PayoutsCli.oneLineErrors("payouts"));
   }
 
   static String[] withDefaultCommand(String[] args) {

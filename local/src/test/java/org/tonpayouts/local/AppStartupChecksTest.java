@@ -21,6 +21,8 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.embedded.EmbeddedKafkaBroker;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
+import org.tonpayouts.local.stack.BuiltJars;
+import org.tonpayouts.local.stack.Home;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.ton.keys.WalletSecrets;

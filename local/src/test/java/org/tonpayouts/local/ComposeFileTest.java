@@ -18,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.tonpayouts.local.stack.Home;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.schemas.PayoutRequestValidator;
 import org.tonpayouts.schemas.ValidationResult;

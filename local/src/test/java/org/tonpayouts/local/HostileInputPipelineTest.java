@@ -21,6 +21,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.local.audit.TransferRef;
 import org.tonpayouts.runtime.RejectionProductionExceptionHandler;
 import org.tonpayouts.schemas.Rejected;
 

@@ -26,6 +26,16 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
+import org.tonpayouts.local.audit.ExpectedTransfer;
+import org.tonpayouts.local.audit.LedgerAudit;
+import org.tonpayouts.local.audit.TransferRef;
+import org.tonpayouts.local.demo.DemoLoad;
+import org.tonpayouts.local.measure.ObservedSettlement;
+import org.tonpayouts.local.measure.PayoutLoad;
+import org.tonpayouts.local.measure.SettlementWatcher;
+import org.tonpayouts.local.stack.PipelineTopics;
+import org.tonpayouts.local.stack.RunKey;
+import org.tonpayouts.local.stack.WalletSet;
 import org.tonpayouts.poller.ChainPoller;
 import org.tonpayouts.poller.PollerMetrics;
 import org.tonpayouts.runtime.PayoutsConfig;
@@ -130,7 +140,7 @@ final class PayoutScenario {
             && poller.streams().state() == KafkaStreams.State.RUNNING);
 
         beforeLoad.accept(devnet);
-        DemoLoad load = DemoLoad.demo(wallets, requests, runId, false, Instant.now());
+        PayoutLoad load = DemoLoad.demo(wallets, requests, runId, false, Instant.now());
         load.produce(bootstrapServers);
         List<TransferRef> refs = load.expected().stream().map(ExpectedTransfer::ref).toList();
 
@@ -143,8 +153,8 @@ final class PayoutScenario {
         verifySettlements(load, watcher);
         verifyLedgerAgainstChain(load, wallets, new Ledger(ledgerDb, Clock.systemUTC()), watcher, devnet);
         verifyRecipientBalances(load, devnet);
-        assertThat(LedgerAudit.run(jdbcUrl, postgres.user(), postgres.password(), wallets, Optional.of(devnet))
-            .problems()).as("the launcher's own audit agrees").isEmpty();
+        assertThat(LedgerAudit.run(jdbcUrl, postgres.user(), postgres.password(), wallets.addresses(),
+            Optional.of(devnet)).problems()).as("the launcher's own audit agrees").isEmpty();
         return new Counts(streamsMetrics, pollerMetrics);
       }
     }
@@ -164,7 +174,7 @@ final class PayoutScenario {
     return new PayoutsConfig(values);
   }
 
-  private static void verifySettlements(DemoLoad load, SettlementWatcher watcher) {
+  private static void verifySettlements(PayoutLoad load, SettlementWatcher watcher) {
     for (ExpectedTransfer t : load.expected()) {
       List<ObservedSettlement> seen = watcher.settlements(t.ref());
       assertThat(seen).as("settlements of %s", t.ref()).hasSize(1);
@@ -181,7 +191,7 @@ final class PayoutScenario {
    * order; each row names the devnet transaction its message applied as (hash, lt, the wallet's
    * n-th external message), and the settlement carries the same hash, lt and seqno.
    */
-  private void verifyLedgerAgainstChain(DemoLoad load, WalletSet wallets, Ledger ledger,
+  private void verifyLedgerAgainstChain(PayoutLoad load, WalletSet wallets, Ledger ledger,
       SettlementWatcher watcher, Devnet devnet) {
     Map<Long, List<LedgerRow>> rowsByWallet = new HashMap<>();
     for (ExpectedTransfer t : load.expected()) {
@@ -227,7 +237,7 @@ final class PayoutScenario {
     });
   }
 
-  private static void verifyRecipientBalances(DemoLoad load, Devnet devnet) {
+  private static void verifyRecipientBalances(PayoutLoad load, Devnet devnet) {
     Map<TonAddress, Long> expected = load.expectedReceipts();
     assertThat(expected).hasSizeGreaterThan(2);
     expected.forEach((recipient, sum) ->

@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.local.stack.Home;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.schemas.Json;
 import org.tonpayouts.schemas.PayoutRequestValidator;

@@ -1,0 +1,122 @@
+package org.tonpayouts.local.measure;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.local.audit.ExpectedTransfer;
+import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.schemas.TransferKind;
+import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.ton.address.TonAddress;
+
+/**
+ * The payout requests of a run, as a producer service would write them, and what each transfer
+ * should pay: built by the demo's mix or the benchmark's single transfers ({@link Builder}), then
+ * produced all at once and settled ({@link Settler}).
+ */
+public final class PayoutLoad {
+  private static final Logger log = LoggerFactory.getLogger(PayoutLoad.class);
+
+  private final List<PayoutRequest> requests;
+  private final List<ExpectedTransfer> expected;
+
+  private PayoutLoad(List<PayoutRequest> requests, List<ExpectedTransfer> expected) {
+    this.requests = List.copyOf(requests);
+    this.expected = List.copyOf(expected);
+  }
+
+  public List<PayoutRequest> requests() {
+    return requests;
+  }
+
+  public List<ExpectedTransfer> expected() {
+    return expected;
+  }
+
+  public int requestCount() {
+    return requests.size();
+  }
+
+  public int transferCount() {
+    return expected.size();
+  }
+
+  /** The longest queue of one wallet, in transfers: a run takes at least this many blocks. */
+  public int maxTransfersPerWallet() {
+    Map<Long, Integer> perWallet = new HashMap<>();
+    expected.forEach(t -> perWallet.merge(t.subwalletId(), 1, Integer::sum));
+    return perWallet.isEmpty() ? 0 : Collections.max(perWallet.values());
+  }
+
+  /** Nanotons each recipient should have received once everything is paid. */
+  public Map<TonAddress, Long> expectedReceipts() {
+    Map<TonAddress, Long> sums = new HashMap<>();
+    expected.forEach(t -> sums.merge(t.destination(), t.amountNano(), Long::sum));
+    return sums;
+  }
+
+  /** Writes every request to {@code payout.requests}, keyed by subwallet, and waits until the broker has them. */
+  public void produce(String bootstrapServers) {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    props.put(ProducerConfig.CLIENT_ID_CONFIG, "payouts-demo-load");
+    try (KafkaProducer<String, PayoutRequest> producer = new KafkaProducer<>(props,
+        Topics.PAYOUT_REQUESTS.keySerde().serializer(), Topics.PAYOUT_REQUESTS.valueSerde().serializer())) {
+      for (PayoutRequest request : requests) {
+        producer.send(new ProducerRecord<>(Topics.PAYOUT_REQUESTS.name(), request.walletKey(), request));
+      }
+      producer.flush();
+    }
+    log.info("load produced requests={} transfers={}", requests.size(), expected.size());
+  }
+
+  /** One transfer of a request to build: what it pays whom. */
+  public record Leg(String transferId, TransferKind kind, TonAddress destination, long amountNano) {}
+
+  /** Collects the requests of a load, each transfer with its comment {@code "<requestId> <transferId>"}. */
+  public static final class Builder {
+    private final boolean testnet;
+    private final Instant createdAt;
+    private final List<PayoutRequest> requests = new ArrayList<>();
+    private final List<ExpectedTransfer> expected = new ArrayList<>();
+
+    /**
+     * @param testnet writes destinations in their testnet form
+     * @param createdAt every request's {@code createdAt}
+     */
+    public Builder(boolean testnet, Instant createdAt) {
+      this.testnet = testnet;
+      this.createdAt = createdAt;
+    }
+
+    public void add(String requestId, long subwalletId, List<Leg> legs) {
+      List<TransferRequest> transfers = new ArrayList<>();
+      for (int i = 0; i < legs.size(); i++) {
+        Leg leg = legs.get(i);
+        String comment = requestId + " " + leg.transferId();
+        // non-bounceable: recipients are fresh, uninitialized accounts that keep what they are sent
+        transfers.add(new TransferRequest(leg.transferId(), leg.kind(), leg.destination().toFriendly(false, testnet),
+            leg.amountNano(), comment, null));
+        expected.add(new ExpectedTransfer(requestId, leg.transferId(), i, subwalletId, leg.destination(),
+            leg.amountNano(), comment));
+      }
+      requests.add(PayoutRequest.of(requestId, subwalletId, transfers, createdAt));
+    }
+
+    public PayoutLoad build() {
+      return new PayoutLoad(requests, expected);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package org.tonpayouts.local.soak;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.tonpayouts.runtime.PayoutsConfig;
+
+/**
+ * How one soak run is set up: the load, the chaos and the fault rates. Every random choice of the
+ * run (the load's mix, when each kill, pause and fault episode happens, the devnet nodes' fault
+ * decisions) follows from {@code seed}, so a run can be repeated.
+ *
+ * @param transfers transfers to pay (requests carry 1 to 4 of them)
+ * @param wallets paying subwallets
+ * @param window how long the load is produced for; every kill, pause and fault episode falls inside it
+ * @param seed the seed of every random choice
+ * @param streamsAppKills kill -9 of a streams-app process in total, spread evenly over the instances
+ * @param pollerKills kill -9 of a chain-poller process in total, spread evenly over the instances
+ * @param zombies SIGSTOPs of a streams-app instance past its session timeout, then SIGCONT
+ * @param wipeRate the share of restarts that find their state directory wiped (the others keep it)
+ * @param faults the devnet fault rates
+ * @param sessionTimeout the apps' {@code streams.session.timeout.ms}: how long a killed or paused
+ *     instance keeps its partitions
+ * @param drainTimeout how long to wait, after the window, for every transfer's settlement
+ * @param dust the dust floods: inbound transfers burying a wallet's own transactions
+ */
+public record SoakOptions(int transfers, int wallets, Duration window, long seed, int streamsAppKills,
+                          int pollerKills, int zombies, double wipeRate, FaultRates faults, Duration sessionTimeout,
+                          Duration drainTimeout, Dust dust) {
+  public SoakOptions {
+    positive("transfers", transfers);
+    positive("wallets", wallets);
+    if (window.toMillis() < 1_000) {
+      throw new IllegalArgumentException("the load window must be at least 1 s, got " + window);
+    }
+    if (streamsAppKills < 0 || pollerKills < 0 || zombies < 0) {
+      throw new IllegalArgumentException("kill and pause counts must be >= 0");
+    }
+    FaultRates.check("wipe rate", wipeRate);
+    java.util.Objects.requireNonNull(dust, "dust");
+  }
+
+  /**
+   * Dust floods: anyone can send a wallet a 1-nanoton transfer, and each is one more transaction
+   * on its account that a watcher pages through to find the wallet's own. In each flood, right
+   * after a chain-poller is killed, a foreign payment takes the seqno of a transfer in flight, and
+   * that wallet receives {@code burst} of them at once on top of it, then {@code perMinute} a
+   * minute for {@code steady}: the transfer's verdict rests on a scan of the wallet's history back
+   * through all of them (more than a poller's page budget per round), and the wallet has to keep
+   * paying throughout.
+   *
+   * @param floods how many floods in the run (0: none), each at one of the planned chain-poller
+   *     kills, spread over them (at 30 % of the window if there is no such kill)
+   */
+  public record Dust(int floods, int burst, int perMinute, Duration steady) {
+    /** No dust. */
+    public static final Dust NONE = new Dust(0, 0, 0, Duration.ZERO);
+
+    public Dust {
+      if (floods < 0 || burst < 0 || perMinute < 0 || steady.isNegative()) {
+        throw new IllegalArgumentException("dust counts and durations must be >= 0, got " + floods + " floods, burst "
+            + burst + ", " + perMinute + " a minute for " + steady);
+      }
+    }
+
+    /** The transfers one flood sends. */
+    public int perFlood() {
+      return burst + (int) (perMinute * steady.toMillis() / 60_000);
+    }
+  }
+
+  /**
+   * The devnet faults, each a probability in 0..1.
+   *
+   * @param rateLimit HTTP 429 on an API request (the request is not processed)
+   * @param transportError a sendBoc whose message IS queued, then the exchange fails (closed, 502, 504)
+   * @param drop a sendBoc answered ok whose message never applies
+   * @param stale a state read answered as of a few blocks ago
+   * @param lag the share of the window during which one process's API node lags a few blocks behind
+   * @param latency the share of the window during which one process's API node answers slowly
+   * @param foreign foreign signings per transfer: someone else holding the key pays from one of the
+   *     wallets with its current seqno
+   */
+  public record FaultRates(double rateLimit, double transportError, double drop, double stale, double lag,
+                           double latency, double foreign) {
+    public FaultRates {
+      check("rate-limit rate", rateLimit);
+      check("transport-error rate", transportError);
+      check("drop rate", drop);
+      check("stale-read rate", stale);
+      check("lag rate", lag);
+      check("latency rate", latency);
+      check("foreign-signer rate", foreign);
+    }
+
+    /** Every fault at {@code rate}. */
+    public static FaultRates all(double rate) {
+      return new FaultRates(rate, rate, rate, rate, rate, rate, rate);
+    }
+
+    static void check(String name, double p) {
+      if (!(p >= 0 && p <= 1)) {
+        throw new IllegalArgumentException(name + " must be within 0..1, got " + p);
+      }
+    }
+  }
+
+  private static void positive(String name, int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException(name + " must be at least 1, got " + n);
+    }
+  }
+
+  /**
+   * What the soak sets for both apps unless {@code --set} says otherwise: a short {@code valid_until}
+   * and skew margin, so a transfer whose seqno a foreign signer took is concluded
+   * (RECONCILIATION_REQUIRED) within the run (the margin still above what a lagging node's
+   * {@code sync_utime} trails by, or the start-up clock check stops a restarted process), a short
+   * verdict timeout, the session timeout, and
+   * API and wallet-read timeouts longer than a zombie's pause: the answers a paused instance was
+   * waiting for arrive while it stands still, and once resumed it must carry on with them (sign,
+   * try to record) rather than time out, because that is the case fencing exists for.
+   */
+  public Map<String, String> childDefaults() {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put(PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG, "20");
+    settings.put(PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG, "5");
+    settings.put(PayoutsConfig.TRANSFER_VERDICT_TIMEOUT_MS_CONFIG, "10000");
+    settings.put(PayoutsConfig.TON_API_TIMEOUT_MS_CONFIG, "60000");
+    settings.put(PayoutsConfig.TRANSFER_SEQNO_TIMEOUT_MS_CONFIG, "60000");
+    settings.put(PayoutsConfig.STREAMS_SESSION_TIMEOUT_MS_CONFIG, Long.toString(sessionTimeout.toMillis()));
+    return settings;
+  }
+}

@@ -1,0 +1,258 @@
+package org.tonpayouts.local.stack;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.ton.keys.WalletSecrets;
+
+/**
+ * Writes the configuration of the two child processes into the run directory: a PayoutsConfig
+ * properties file and a Logback file each. Secrets (wallet seed, API key, database password) go
+ * only into the child's environment, never into a file, a command line or a log.
+ */
+public final class ChildConfig {
+  public static final String STREAMS_APP = "streams-app";
+  public static final String CHAIN_POLLER = "chain-poller";
+
+  private final Settings settings;
+  private final Secrets secrets;
+  private final RunDirectory run;
+  private final Map<String, String> overrides;
+  private final boolean apiCallLog;
+
+  /**
+   * What both children share.
+   *
+   * @param walletSecretFile operator's secret file (external API); empty: the seed comes from {@link Secrets}
+   */
+  public record Settings(String bootstrapServers, String postgresUrl, String postgresUser, URI tonApiUrl,
+                         double apiRequestsPerSecond, boolean testnet, long subwalletMin, long subwalletMax,
+                         Optional<Path> walletSecretFile) {}
+
+  /** The secret values; {@link #toString()} never shows them. */
+  public record Secrets(Optional<String> walletSeedHex, Optional<String> apiKey, String postgresPassword) {
+    @Override
+    public String toString() {
+      return "Secrets[walletSeedHex=" + walletSeedHex.map(s -> "<set>").orElse("<none>")
+          + ", apiKey=" + apiKey.map(s -> "<set>").orElse("<none>") + ", postgresPassword=<set>]";
+    }
+  }
+
+  /**
+   * streams-app's admin API: its port and bearer token (the token goes into the child's environment only).
+   *
+   * @param tokenFile where the launcher keeps the token for {@code payouts admin --token-file}
+   */
+  public record AdminAccess(int port, String token, Path tokenFile) {
+    public String url() {
+      return "http://127.0.0.1:" + port;
+    }
+
+    @Override
+    public String toString() {
+      return "AdminAccess[port=" + port + ", token=<set>, tokenFile=" + tokenFile + "]";
+    }
+  }
+
+  public ChildConfig(Settings settings, Secrets secrets, RunDirectory run) {
+    this(settings, secrets, run, Map.of());
+  }
+
+  /**
+   * Children that log one line per TON API request to their API-call log.
+   *
+   * @param overrides configuration keys set for both children on top of the launcher's ({@code --set})
+   */
+  public ChildConfig(Settings settings, Secrets secrets, RunDirectory run, Map<String, String> overrides) {
+    this(settings, secrets, run, overrides, true);
+  }
+
+  /**
+   * @param overrides configuration keys set for both children on top of the launcher's ({@code --set})
+   * @param apiCallLog whether the children log one line per TON API request (the benchmark turns it
+   *     off: it counts requests from the children's meters, and a file write per request would be
+   *     work the measurement adds)
+   */
+  public ChildConfig(Settings settings, Secrets secrets, RunDirectory run, Map<String, String> overrides,
+      boolean apiCallLog) {
+    this.settings = settings;
+    this.secrets = secrets;
+    this.run = run;
+    this.overrides = Map.copyOf(overrides);
+    this.apiCallLog = apiCallLog;
+  }
+
+  /** Writes streams-app's files; the wallet seed (devnet runs) goes into its environment. No metrics endpoint. */
+  public ChildSpec streamsApp(Path jar) {
+    return streamsApp(jar, 0);
+  }
+
+  /**
+   * Writes streams-app's files; the wallet seed (devnet runs) goes into its environment.
+   *
+   * @param metricsPort its {@code metrics.port} (metrics and health), 0 for none
+   */
+  public ChildSpec streamsApp(Path jar, int metricsPort) {
+    return streamsApp(jar, metricsPort, Optional.empty());
+  }
+
+  /** streams-app's files with its admin API on {@code admin.port()}; the token goes into its environment. */
+  public ChildSpec streamsApp(Path jar, int metricsPort, Optional<AdminAccess> admin) {
+    return streamsApp(STREAMS_APP, jar, metricsPort, admin, Map.of());
+  }
+
+  /**
+   * One of several streams-app instances (same application id, shared topics): its files, state
+   * directory and logs are named after {@code instance} (e.g. {@code streams-app-2}).
+   *
+   * @param instanceSettings keys for this instance only, on top of the shared ones (e.g. its own API node)
+   */
+  public ChildSpec streamsApp(String instance, Path jar, int metricsPort, Optional<AdminAccess> admin,
+      Map<String, String> instanceSettings) {
+    Map<String, String> props = common(instance, metricsPort);
+    props.putAll(instanceSettings);
+    settings.walletSecretFile().ifPresent(f -> props.put(PayoutsConfig.WALLET_SECRET_FILE_CONFIG, f.toString()));
+    Map<String, String> env = commonEnv();
+    secrets.walletSeedHex().ifPresent(seed -> env.put(WalletSecrets.SEED_ENV, seed));
+    admin.ifPresent(a -> {
+      props.put(PayoutsConfig.ADMIN_PORT_CONFIG, Integer.toString(a.port()));
+      env.put(PayoutsConfig.envName(PayoutsConfig.ADMIN_TOKEN_CONFIG), a.token());
+    });
+    return write(instance, jar, props, env, metricsPort);
+  }
+
+  /** Writes chain-poller's files; it never signs, so it gets no wallet secret. No metrics endpoint. */
+  public ChildSpec chainPoller(Path jar) {
+    return chainPoller(jar, 0);
+  }
+
+  /** Writes chain-poller's files with {@code metrics.port} {@code metricsPort} (0: none). */
+  public ChildSpec chainPoller(Path jar, int metricsPort) {
+    return chainPoller(CHAIN_POLLER, jar, metricsPort, Map.of());
+  }
+
+  /**
+   * One of several chain-poller instances, its files named after {@code instance}; see
+   * {@link #streamsApp(String, Path, int, Optional, Map)}.
+   */
+  public ChildSpec chainPoller(String instance, Path jar, int metricsPort, Map<String, String> instanceSettings) {
+    Map<String, String> props = common(instance, metricsPort);
+    props.putAll(instanceSettings);
+    return write(instance, jar, props, commonEnv(), metricsPort);
+  }
+
+  private Map<String, String> common(String name, int metricsPort) {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put(PayoutsConfig.METRICS_PORT_CONFIG, Integer.toString(metricsPort));
+    props.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
+    props.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, run.subdir(name + "-state").toString());
+    props.put(PayoutsConfig.POSTGRES_URL_CONFIG, settings.postgresUrl());
+    props.put(PayoutsConfig.POSTGRES_USER_CONFIG, settings.postgresUser());
+    props.put(PayoutsConfig.TON_API_URL_CONFIG, settings.tonApiUrl().toString());
+    props.put(PayoutsConfig.TON_API_RPS_CONFIG, Double.toString(settings.apiRequestsPerSecond()));
+    props.put(PayoutsConfig.TON_TESTNET_CONFIG, Boolean.toString(settings.testnet()));
+    props.put(PayoutsConfig.WALLET_WORKCHAIN_CONFIG, "0");
+    props.put(PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, Long.toString(settings.subwalletMin()));
+    props.put(PayoutsConfig.WALLET_SUBWALLET_MAX_CONFIG, Long.toString(settings.subwalletMax()));
+    props.putAll(overrides);
+    return props;
+  }
+
+  private Map<String, String> commonEnv() {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put(PayoutsConfig.envName(PayoutsConfig.POSTGRES_PASSWORD_CONFIG), secrets.postgresPassword());
+    secrets.apiKey().ifPresent(key -> env.put(PayoutsConfig.envName(PayoutsConfig.TON_API_KEY_CONFIG), key));
+    return env;
+  }
+
+  private ChildSpec write(String name, Path jar, Map<String, String> props, Map<String, String> env,
+      int metricsPort) {
+    // validate now, with the secrets the child will see, so a bad setting fails here and not in a child log
+    Map<String, String> check = new LinkedHashMap<>();
+    env.forEach((k, v) -> check.put(k, v));
+    PayoutsConfig.load(Optional.empty(), withEnvNames(props, check));
+    Path config = run.file(name + ".properties");
+    Path logback = run.file(name + "-logback.xml");
+    Path log = run.file(name + ".log");
+    Path apiLog = run.file(name + "-api-calls.log");
+    writeProperties(config, props, name);
+    writeString(logback, apiCallLog ? logbackXml(log, apiLog) : logbackXml(log));
+    return new ChildSpec(name, jar, config, logback, log, apiLog, run.file(name + "-gc.log"),
+        run.file(name + ".out"), env, metricsPort);
+  }
+
+  private static Map<String, String> withEnvNames(Map<String, String> props, Map<String, String> env) {
+    Map<String, String> all = new LinkedHashMap<>(env);
+    props.forEach((k, v) -> all.put(PayoutsConfig.envName(k), v));
+    return all;
+  }
+
+  /**
+   * The children's Logback set-up: the application log in one file; the TON API client's DEBUG
+   * line (one per HTTP request) in another, which is how the launcher counts API calls without
+   * touching the apps; Kafka's own chatter at WARN.
+   */
+  public static String logbackXml(Path log, Path apiLog) {
+    return logbackXml(log, """
+          <appender name="API_CALLS" class="ch.qos.logback.core.FileAppender">
+            <file>%s</file>
+            <encoder><pattern>%%d{HH:mm:ss.SSS} %%msg%%n</pattern></encoder>
+          </appender>
+          <logger name="org.tonpayouts.ton.api.TonApiClient" level="DEBUG" additivity="false">
+            <appender-ref ref="API_CALLS"/>
+          </logger>
+        """.formatted(xmlEscape(apiLog.toString())));
+  }
+
+  /** The children's Logback set-up without the API-call log: the TON API client logs at INFO like the rest. */
+  public static String logbackXml(Path log) {
+    return logbackXml(log, "");
+  }
+
+  private static String logbackXml(Path log, String apiCallLogging) {
+    return """
+        <configuration>
+          <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+            <file>%s</file>
+            <encoder><pattern>%%d{HH:mm:ss.SSS} %%-5level [%%thread] %%logger{36} - %%msg%%n</pattern></encoder>
+          </appender>
+        %s  <logger name="org.apache.kafka" level="WARN"/>
+          <logger name="org.apache.kafka.streams.KafkaStreams" level="INFO"/>
+          <root level="INFO">
+            <appender-ref ref="FILE"/>
+          </root>
+        </configuration>
+        """.formatted(xmlEscape(log.toString()), apiCallLogging);
+  }
+
+  private static String xmlEscape(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
+  private static void writeProperties(Path file, Map<String, String> props, String name) {
+    Properties p = new Properties();
+    p.putAll(props);
+    try (OutputStream out = Files.newOutputStream(file)) {
+      p.store(out, name + " configuration written by the local stack launcher; secrets are passed in the environment");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static void writeString(Path file, String content) {
+    try {
+      Files.writeString(file, content, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package org.tonpayouts.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code payouts admin} against a stand-in of the admin API that records what it was sent: the
+ * token from the environment or a file goes into the Authorization header, ids are encoded into
+ * the path, a resolution is posted as JSON, and a refusal exits 1 with the API's reason. (The real
+ * API is exercised end to end in the local launcher's {@code UpCommandTest}.)
+ */
+class AdminCommandTest {
+  private static final String TOKEN = "cli-test-token-0123456789abcdef";
+
+  @TempDir
+  Path tmp;
+
+  private HttpServer server;
+  private final List<String> seen = new CopyOnWriteArrayList<>();
+  private volatile int status = 200;
+  private volatile String answer = "{\"ok\":true}";
+
+  @BeforeEach
+  void serve() throws Exception {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4);
+    server.createContext("/", exchange -> {
+      String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getRawPath()
+          + (exchange.getRequestURI().getRawQuery() == null ? "" : "?" + exchange.getRequestURI().getRawQuery())
+          + " auth=" + exchange.getRequestHeaders().getFirst("Authorization") + " body=" + body);
+      byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(status, bytes.length);
+      exchange.getResponseBody().write(bytes);
+      exchange.close();
+    });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private record Run(int exit, String out, String err) {}
+
+  private Run run(Map<String, String> env, String... args) {
+    CommandLine cmd = PayoutsCli.commandLine();
+    AdminCommand admin = cmd.getSubcommands().get("admin").getCommand();
+    admin.env = env;
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cmd.setOut(new PrintWriter(out, true));
+    cmd.setErr(new PrintWriter(err, true));
+    String[] all = new String[args.length + 3];
+    all[0] = "admin";
+    all[1] = "--url";
+    all[2] = "http://127.0.0.1:" + server.getAddress().getPort();
+    System.arraycopy(args, 0, all, 3, args.length);
+    return new Run(cmd.execute(all), out.toString(), err.toString());
+  }
+
+  @Test
+  void shouldSendTheTokenFromTheEnvironmentAndEncodeIds() {
+    Run r = run(Map.of("PAYOUTS_ADMIN_TOKEN", TOKEN), "request", "escrow-8841:release");
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("\"ok\" : true");
+    assertThat(seen).containsExactly("GET /admin/requests/escrow-8841%3Arelease auth=Bearer " + TOKEN + " body=");
+  }
+
+  @Test
+  void shouldPostAResolutionWithTheTokenFromAFile() throws Exception {
+    Path file = Files.writeString(tmp.resolve("token"), TOKEN + "\n");
+
+    Run r = run(Map.of(), "--token-file", file.toString(), "resolve", "settled", "r-1", "t", "--tx", "ab".repeat(32),
+        "--lt", "42", "--operator", "alice", "--reason", "OPS-17");
+
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(seen).containsExactly("POST /admin/reconciliations/r-1/t/resolve auth=Bearer " + TOKEN
+        + " body={\"outcome\":\"SETTLED\",\"txHash\":\"" + "ab".repeat(32)
+        + "\",\"lt\":42,\"operator\":\"alice\",\"reason\":\"OPS-17\"}");
+  }
+
+  @Test
+  void shouldExitOneWithTheApisReasonWhenRefused() {
+    status = 422;
+    answer = "{\"status\":422,\"error\":\"not settled: transaction x does not pay 5 nanotons to y\"}";
+
+    Run r = run(Map.of("PAYOUTS_ADMIN_TOKEN", TOKEN), "resolve", "failed", "r-1", "t", "--operator", "bob",
+        "--reason", "not paid");
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("HTTP 422: not settled: transaction x does not pay 5 nanotons to y");
+    assertThat(seen).singleElement().asString().contains("\"outcome\":\"FAILED\"");
+  }
+
+  @Test
+  void shouldRefuseToCallWithoutAToken() {
+    Run r = run(Map.of(), "reconciliation", "list", "--limit", "5");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("no admin token: set PAYOUTS_ADMIN_TOKEN or give --token-file");
+    assertThat(seen).isEmpty();
+  }
+}
