@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StreamThreadFailures;
 import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.runtime.trust.VerdictKeys;
 import org.tonpayouts.runtime.wakeup.WakeableClientSupplier;
 import org.tonpayouts.ton.api.TonApi;
 
@@ -42,12 +43,22 @@ public final class ChainPoller implements AutoCloseable {
     Objects.requireNonNull(config, "config");
     this.closeOptions = StreamsProperties.closeOptions(config, CLOSE_TIMEOUT);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.topology = ChainPollerTopology.build(api, clock, PollerSettings.from(config), metrics, clients.threads());
+    this.topology = ChainPollerTopology.build(api, clock, PollerSettings.from(config), metrics, clients.threads(),
+        verdictKeys(config));
     Properties props = StreamsProperties.base(config, config.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG));
     props.putAll(extraProperties);
     this.streams = new KafkaStreams(topology, props, clients);
     streams.setUncaughtExceptionHandler(uncaughtExceptionHandler());
     streams.setStateListener((now, before) -> log.info("state change from={} to={}", before, now));
+  }
+
+  /** The verdict keys, or a refusal to start that says how to make them. */
+  private static VerdictKeys verdictKeys(PayoutsConfig config) {
+    try {
+      return VerdictKeys.from(config);
+    } catch (org.apache.kafka.common.config.ConfigException e) {
+      throw new org.tonpayouts.runtime.StartupException(e.getMessage(), e);
+    }
   }
 
   /** Logs the topology and starts the stream threads. */

@@ -7,6 +7,8 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.tonpayouts.runtime.trust.VerdictKeys;
+import org.tonpayouts.runtime.trust.VerdictSigner;
 import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.schemas.JsonSerde;
 import org.tonpayouts.schemas.Topics;
@@ -38,15 +40,16 @@ public final class ChainPollerTopology {
    * @param metrics where API calls and verdicts are counted
    * @param threads the stream threads of the Kafka Streams instance it runs on (their wakers);
    *     {@link StreamThreads#none()} on a TopologyTestDriver
+   * @param verdictKeys the keys every verdict is signed with (streams-app applies no other)
    */
   public static Topology build(TonApi api, Clock clock, PollerSettings settings, PollerMetrics metrics,
-      StreamThreads threads) {
-    return build(api, clock, settings, metrics, threads, WatchListProcessor.RoundListener.NONE);
+      StreamThreads threads, VerdictKeys verdictKeys) {
+    return build(api, clock, settings, metrics, threads, verdictKeys, WatchListProcessor.RoundListener.NONE);
   }
 
   /** {@link #build} with a listener told how rounds progress (tests step a driver with it). */
   static Topology build(TonApi api, Clock clock, PollerSettings settings, PollerMetrics metrics,
-      StreamThreads threads, WatchListProcessor.RoundListener listener) {
+      StreamThreads threads, VerdictKeys verdictKeys, WatchListProcessor.RoundListener listener) {
     Objects.requireNonNull(api, "api");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(settings, "settings");
@@ -71,7 +74,7 @@ public final class ChainPollerTopology {
     topology.addStateStore(resolved, WATCH_LIST_PROCESSOR);
     topology.addSink(CONFIRMATIONS_SINK, Topics.PAYOUT_CONFIRMATIONS.name(),
         Topics.PAYOUT_CONFIRMATIONS.keySerde().serializer(),
-        Topics.PAYOUT_CONFIRMATIONS.valueSerde().serializer(),
+        new VerdictSigner(verdictKeys),
         WATCH_LIST_PROCESSOR);
     return topology;
   }

@@ -83,7 +83,8 @@ class ChainPollerBrokerTest {
         PayoutsConfig.envName(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG), applicationId,
         PayoutsConfig.envName(PayoutsConfig.STREAMS_STATE_DIR_CONFIG), stateDir.toString(),
         PayoutsConfig.envName(PayoutsConfig.TON_API_URL_CONFIG), devnet.baseUrl().toString(),
-        PayoutsConfig.envName(PayoutsConfig.POLLER_INTERVAL_MS_CONFIG), "50"));
+        PayoutsConfig.envName(PayoutsConfig.POLLER_INTERVAL_MS_CONFIG), "50",
+        PayoutsConfig.envName(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG), "test:" + "5e".repeat(32)));
     ChainPoller poller = new ChainPoller(config, api, Clock.systemUTC(), PollerMetrics.inMemory(), new Properties());
     pollers.add(poller);
     poller.start();

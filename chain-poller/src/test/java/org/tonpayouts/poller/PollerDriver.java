@@ -25,6 +25,7 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.ManualClock;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.runtime.trust.VerdictKeys;
 import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
@@ -49,6 +50,8 @@ final class PollerDriver implements AutoCloseable {
   static final Duration MARGIN = Duration.ofSeconds(2);
   static final Duration TTL = Duration.ofSeconds(60);
   static final String APP_ID = "poller-test";
+  /** The verdict keys the tests' poller signs with (verdict.mac.keys); a test-only key. */
+  static final VerdictKeys VERDICT_KEYS = VerdictKeys.parse("test:" + "5e".repeat(32), "the tests' verdict keys");
   static final PollerSettings SETTINGS = new PollerSettings(INTERVAL, SKEW, Duration.ofSeconds(5), 1_000,
       Duration.ofMinutes(10), PollerSettings.DEFAULT_PAGE_SIZE, PollerSettings.DEFAULT_MAX_PAGES, Duration.ofSeconds(30),
       Duration.ZERO, MARGIN);
@@ -98,7 +101,7 @@ final class PollerDriver implements AutoCloseable {
   void start(Clock pollerClock, PollerSettings settings) {
     metrics = PollerMetrics.inMemory();
     driver = new TopologyTestDriver(ChainPollerTopology.build(api, pollerClock, settings, metrics,
-        StreamThreads.none(), rounds), props(),
+        StreamThreads.none(), VERDICT_KEYS, rounds), props(),
         START);
     submissions = driver.createInputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
         Topics.PAYOUT_SUBMISSIONS.keySerde().serializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().serializer());

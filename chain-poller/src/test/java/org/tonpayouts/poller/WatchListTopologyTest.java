@@ -164,6 +164,29 @@ class WatchListTopologyTest {
   }
 
   @Test
+  void shouldSignEveryVerdictSoStreamsAppCanTellItFromAnIntrudersRecord() {
+    long sub = 1002;
+    devnet.fund(wallets.address(sub), 5 * TON);
+    SignedTransfer t = sign(sub, 0, BOB, TON);
+    send(api, t);
+    watch(submission(t, "req-signed", clock.instant()));
+
+    round();
+
+    TestRecord<String, byte[]> out = driver.createOutputTopic(Topics.PAYOUT_CONFIRMATIONS.name(),
+        Serdes.String().deserializer(), Serdes.ByteArray().deserializer()).readRecord();
+    org.apache.kafka.common.header.Header mac = out.headers().lastHeader(
+        org.tonpayouts.runtime.trust.VerdictKeys.HEADER);
+    assertThat(mac).as("the verdict's MAC header").isNotNull();
+    byte[] value = out.value();
+    assertThat(new String(value, java.nio.charset.StandardCharsets.UTF_8)).contains("req-signed", "CONFIRMED");
+    assertThat(PollerDriver.VERDICT_KEYS.verify(Topics.PAYOUT_CONFIRMATIONS.name(), value,
+        new String(mac.value(), java.nio.charset.StandardCharsets.US_ASCII))).contains("test");
+    assertThat(PollerDriver.VERDICT_KEYS.verify(Topics.PAYOUT_SETTLEMENTS.name(), value,
+        new String(mac.value(), java.nio.charset.StandardCharsets.US_ASCII))).as("bound to its topic").isEmpty();
+  }
+
+  @Test
   void shouldReportABounceOfAConfirmedBounceablePayoutAndStopWatchingAfterTheWindow() {
     long sub = 1040;
     SignedTransfer t = sendBounceable(sub, 9, null);

@@ -103,6 +103,21 @@ class AppStartupChecksTest {
         + " node time ").contains("more than transfer.clock.skew.seconds=10");
   }
 
+  @Test
+  void shouldRefuseToStartWithoutVerdictKeysSayingHowToMakeThem() throws Exception {
+    Home home = Home.locate();
+    BuiltJars.require(home.chainPollerJar());
+    Path config = config(devnet.baseUrl().toString());
+    Files.writeString(config, Files.readString(config).replaceAll("(?m)^" + java.util.regex.Pattern.quote(
+        PayoutsConfig.VERDICT_MAC_KEYS_CONFIG) + "=.*$", ""), StandardCharsets.UTF_8);
+
+    Run poller = run(home.chainPollerJar(), config, "--config", config.toString());
+
+    assertThat(poller.exitCode()).as(poller.output()).isEqualTo(StartupException.EXIT_CODE);
+    assertThat(poller.output()).contains("chain-poller: cannot start: no verdict keys")
+        .contains(PayoutsConfig.VERDICT_MAC_KEYS_FILE_CONFIG).contains("openssl rand -hex 32");
+  }
+
   private Path config(String tonApiUrl) throws IOException {
     Map<String, String> props = new LinkedHashMap<>();
     props.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -112,6 +127,7 @@ class AppStartupChecksTest {
     props.put(PayoutsConfig.TON_API_RPS_CONFIG, "1000");
     props.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, tmp.resolve("state").toString());
     props.put(PayoutsConfig.TOPICS_PARTITIONS_CONFIG, "2");
+    props.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "startup:" + "5e".repeat(32));
     StringBuilder text = new StringBuilder();
     props.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
     Path file = tmp.resolve("payouts.properties");

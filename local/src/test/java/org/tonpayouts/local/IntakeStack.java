@@ -111,6 +111,7 @@ final class IntakeStack implements AutoCloseable {
     values.put(PayoutsConfig.POSTGRES_USER_CONFIG, postgres.user());
     values.put(PayoutsConfig.TON_API_URL_CONFIG, devnet.baseUrl().toString());
     values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
+    values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "intake:" + "5e".repeat(32));
     values.put(PayoutsConfig.TRANSFER_MAX_AMOUNT_NANO_CONFIG, Long.toString(MAX_TRANSFER_NANO));
     values.put(PayoutsConfig.REQUEST_MAX_TOTAL_NANO_CONFIG, Long.toString(MAX_TOTAL_NANO));
     PayoutsConfig config = new PayoutsConfig(values);

@@ -170,6 +170,7 @@ final class PayoutScenario {
     values.put(PayoutsConfig.POSTGRES_USER_CONFIG, user);
     values.put(PayoutsConfig.TON_API_URL_CONFIG, tonApi.toString());
     values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
+    values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "scenario:" + "5e".repeat(32)); // both apps share it
     values.putAll(overrides);
     return new PayoutsConfig(values);
   }

@@ -244,6 +244,19 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final String ADMIN_TOKEN_FILE_CONFIG = "admin.token.file";
   private static final String ADMIN_TOKEN_FILE_DOC =
       "File holding the admin API's bearer token (surrounding whitespace ignored); used when admin.token is empty.";
+  // ---- trust: verdicts only chain-poller can make ----
+  public static final String VERDICT_MAC_KEYS_CONFIG = "verdict.mac.keys";
+  private static final String VERDICT_MAC_KEYS_DOC =
+      "The keys that authenticate chain-poller's verdicts: one or more id:hex pairs (hex of at least 32 random bytes,"
+          + " e.g. openssl rand -hex 32), separated by commas or new lines. chain-poller signs every record of"
+          + " payout.confirmations with the first (HMAC-SHA256 over the topic, the record key and the value, in the"
+          + " payout-mac header); streams-app applies a verdict only when one of them verifies it, and drops, counts"
+          + " and audits any other. Rotate by adding the new key second, then first, then removing the old one, one"
+          + " rolling restart each. Required by both apps; give it in the environment (PAYOUTS_VERDICT_MAC_KEYS) or,"
+          + " better, as verdict.mac.keys.file. Never logged.";
+  public static final String VERDICT_MAC_KEYS_FILE_CONFIG = "verdict.mac.keys.file";
+  private static final String VERDICT_MAC_KEYS_FILE_DOC =
+      "File holding verdict.mac.keys (used when it is empty): readable by the service's user only.";
   public static final String OUTBOX_POLL_INTERVAL_MS_CONFIG = "outbox.poll.interval.ms";
   private static final String OUTBOX_POLL_INTERVAL_MS_DOC =
       "How often streams-app publishes what its ledger holds for Kafka and has not published yet: every audit_log row"
@@ -332,7 +345,9 @@ public final class PayoutsConfig extends AbstractConfig {
       .define(ADMIN_TOKEN_CONFIG, Type.PASSWORD, "", Importance.MEDIUM, ADMIN_TOKEN_DOC)
       .define(ADMIN_TOKEN_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, ADMIN_TOKEN_FILE_DOC)
       .define(OUTBOX_POLL_INTERVAL_MS_CONFIG, Type.LONG, 200L, Range.between(1L, 60_000L), Importance.LOW,
-          OUTBOX_POLL_INTERVAL_MS_DOC);
+          OUTBOX_POLL_INTERVAL_MS_DOC)
+      .define(VERDICT_MAC_KEYS_CONFIG, Type.PASSWORD, "", Importance.HIGH, VERDICT_MAC_KEYS_DOC)
+      .define(VERDICT_MAC_KEYS_FILE_CONFIG, Type.STRING, "", Importance.HIGH, VERDICT_MAC_KEYS_FILE_DOC);
 
   public PayoutsConfig(Map<?, ?> values) {
     super(CONFIG, values, false);
@@ -559,6 +574,31 @@ public final class PayoutsConfig extends AbstractConfig {
           + " characters; use at least " + ADMIN_TOKEN_MIN_LENGTH + " (e.g. openssl rand -hex 32)");
     }
     return Optional.of(token);
+  }
+
+  /**
+   * The verdict keys as configured, {@value #VERDICT_MAC_KEYS_CONFIG}, else the content of
+   * {@value #VERDICT_MAC_KEYS_FILE_CONFIG}, with where they came from; empty when neither is set.
+   */
+  public Optional<Secret> verdictMacKeys() {
+    Password direct = getPassword(VERDICT_MAC_KEYS_CONFIG);
+    if (direct != null && !direct.value().isBlank()) {
+      return Optional.of(new Secret(direct.value(), envName(VERDICT_MAC_KEYS_CONFIG)));
+    }
+    String file = getString(VERDICT_MAC_KEYS_FILE_CONFIG);
+    if (file.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Secret(SecretFiles.read(VERDICT_MAC_KEYS_FILE_CONFIG, Path.of(file)),
+        VERDICT_MAC_KEYS_FILE_CONFIG + " " + file));
+  }
+
+  /** A secret's text and where it came from (for messages; the text is never printed). */
+  public record Secret(String value, String source) {
+    @Override
+    public String toString() {
+      return "Secret[from " + source + "]";
+    }
   }
 
   /** {@value #OUTBOX_POLL_INTERVAL_MS_CONFIG}. */

@@ -9,6 +9,7 @@ import java.util.Properties;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.apache.kafka.streams.KafkaStreams;
+import org.tonpayouts.runtime.trust.VerdictKeys;
 import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.runtime.wakeup.WakeableClientSupplier;
 import org.apache.kafka.streams.StreamsConfig;
@@ -66,7 +67,11 @@ public final class StreamsApp implements AutoCloseable {
     Ledger.migrate(ledgerDataSource);
     this.config = config;
     this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts(), config.clockSkewMargin());
-    this.wiring = wire(config, key, api, ledger, clock, metrics, clients.threads());
+    try {
+      this.wiring = wire(config, key, api, ledger, clock, metrics, clients.threads());
+    } catch (ConfigException e) {
+      throw new StartupException(e.getMessage(), e); // e.g. no verdict keys: the line says how to make them
+    }
     this.topology = wiring.topology();
     String applicationId = config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG);
     Properties props = StreamsProperties.base(config, applicationId, metrics.registry());
@@ -154,7 +159,7 @@ public final class StreamsApp implements AutoCloseable {
     Topology topology = PayoutTopology.build(
         () -> new RequestValidationProcessor(validator, rules, clock, metrics),
         () -> new WalletTxProcessor(deps),
-        config.dedupRetention());
+        config.dedupRetention(), VerdictKeys.from(config));
     return new Wiring(topology, io);
   }
 

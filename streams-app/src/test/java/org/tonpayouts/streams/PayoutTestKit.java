@@ -34,6 +34,9 @@ public final class PayoutTestKit {
 
   private PayoutTestKit() {}
 
+  /** The verdict keys of the tests' chain poller and streams-app (verdict.mac.keys); a test-only key. */
+  public static final String VERDICT_KEYS = "test:" + "5e".repeat(32);
+
   /** valid_until TTL and skew margin of the tests: short, so expiries are quick to reach. */
   public static final Duration TTL = Duration.ofSeconds(10);
   public static final Duration SKEW = Duration.ofSeconds(1);
@@ -44,6 +47,7 @@ public final class PayoutTestKit {
     values.put(PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG, (int) TTL.toSeconds());
     values.put(PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG, (int) SKEW.toSeconds());
     values.put(PayoutsConfig.TRANSFER_FEE_RESERVE_NANO_CONFIG, 0L);
+    values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, VERDICT_KEYS);
     values.putAll(overrides);
     return new PayoutsConfig(values);
   }

@@ -91,6 +91,29 @@ public final class ChildConfig {
     this.apiCallLog = apiCallLog;
   }
 
+  /**
+   * The run's verdict keys file (verdict.mac.keys.file), made once per run with a fresh random key:
+   * the children of a run, and only they, can make and check each other's verdicts.
+   */
+  private synchronized Path verdictKeysFile() {
+    Path file = run.file("verdict-keys");
+    if (!Files.exists(file)) {
+      byte[] key = new byte[32];
+      new java.security.SecureRandom().nextBytes(key);
+      try {
+        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+      } catch (UnsupportedOperationException e) {
+        writeString(file, ""); // a file system without POSIX permissions
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot create " + file, e);
+      }
+      writeString(file, "# the verdict key of this local run (verdict.mac.keys.file of both children)\nlocal:"
+          + java.util.HexFormat.of().formatHex(key) + "\n");
+    }
+    return file;
+  }
+
   /** Writes streams-app's files; the wallet seed (devnet runs) goes into its environment. No metrics endpoint. */
   public ChildSpec streamsApp(Path jar) {
     return streamsApp(jar, 0);
@@ -163,6 +186,7 @@ public final class ChildConfig {
     props.put(PayoutsConfig.WALLET_WORKCHAIN_CONFIG, "0");
     props.put(PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, Long.toString(settings.subwalletMin()));
     props.put(PayoutsConfig.WALLET_SUBWALLET_MAX_CONFIG, Long.toString(settings.subwalletMax()));
+    props.put(PayoutsConfig.VERDICT_MAC_KEYS_FILE_CONFIG, verdictKeysFile().toString());
     props.putAll(overrides);
     return props;
   }

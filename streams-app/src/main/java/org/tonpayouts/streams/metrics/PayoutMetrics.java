@@ -38,6 +38,7 @@ public final class PayoutMetrics {
   private final Counter recheckRequested;
   private final Counter ledgerContradictions;
   private final Counter ledgerRowsLost;
+  private final Counter verdictsRefused;
   private final Counter fenced;
   private final Counter resent;
   /** Wallets whose head request is partly settled, and since when (this instance's tasks). */
@@ -86,6 +87,10 @@ public final class PayoutMetrics {
         .description("Transfers a wallet waits on that the ledger has no row of (a failover to an asynchronous"
             + " replica, a restore): the wallet signs nothing more until an operator restores them (audited"
             + " LEDGER_ROWS_LOST)").register(registry);
+    verdictsRefused = Counter.builder("ton.tx.verdicts_refused")
+        .description("Records of payout.confirmations not applied because no verdict key verifies them (or a verdict"
+            + " under another wallet's key): someone other than chain-poller wrote them (audited VERDICT_REFUSED)")
+        .register(registry);
     fenced = Counter.builder("ton.tx.fenced")
         .description("Intents refused because a newer owner took the task's partition (a zombie instance): nothing"
             + " was signed or sent; the counterpart of a lock timeout").register(registry);
@@ -149,6 +154,7 @@ public final class PayoutMetrics {
   public void recheckRequested() { recheckRequested.increment(); }
   public void ledgerContradiction() { ledgerContradictions.increment(); }
   public void ledgerRowsLost() { ledgerRowsLost.increment(); }
+  public void verdictRefused() { verdictsRefused.increment(); }
   public void fenced() { fenced.increment(); }
   public void resent() { resent.increment(); }
 

@@ -9,6 +9,8 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 import org.tonpayouts.schemas.JsonSerde;
 import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.runtime.trust.VerdictKeys;
+import org.tonpayouts.runtime.trust.VerdictVerifier;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
 import org.tonpayouts.streams.wallet.QueuedRequest;
@@ -37,8 +39,11 @@ import org.tonpayouts.streams.wallet.WalletTxProcessor;
 public final class PayoutTopology {
   private PayoutTopology() {}
 
+  /**
+   * @param verdictKeys the keys a record of {@code payout.confirmations} must be signed with to be read as a verdict
+   */
   public static Topology build(Supplier<RequestValidationProcessor> validator, Supplier<WalletTxProcessor> walletTx,
-      Duration dedupRetention) {
+      Duration dedupRetention, VerdictKeys verdictKeys) {
     Topology topology = new Topology();
 
     topology.addSource(TopologyNames.REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
@@ -47,7 +52,7 @@ public final class PayoutTopology {
     // (earliest is Kafka Streams' default reset; this overload only asks for it to be spelled out)
     topology.addSource(AutoOffsetReset.earliest(), TopologyNames.CONFIRMATIONS_SOURCE, new VerdictsFirst(),
         Topics.PAYOUT_CONFIRMATIONS.keySerde().deserializer(),
-        Topics.PAYOUT_CONFIRMATIONS.valueSerde().deserializer(), Topics.PAYOUT_CONFIRMATIONS.name());
+        new VerdictVerifier(verdictKeys), Topics.PAYOUT_CONFIRMATIONS.name());
 
     topology.addProcessor(TopologyNames.REQUEST_VALIDATOR, validator::get, TopologyNames.REQUESTS_SOURCE);
     topology.addProcessor(TopologyNames.WALLET_TX, walletTx::get, TopologyNames.REQUEST_VALIDATOR, TopologyNames.CONFIRMATIONS_SOURCE);

@@ -7,11 +7,15 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Optional;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.tonpayouts.runtime.trust.VerifiedVerdict;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.runtime.async.Inbox;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.record.RecordedVerdict;
 import org.tonpayouts.streams.ledger.record.TransferDecision;
@@ -45,6 +49,12 @@ final class VerdictHandling {
   }
 
   void onConfirmation(String key, Confirmation verdict) {
+    if (!Topics.walletKey(verdict.subwalletId()).equals(key)) {
+      // signed, but moved to another wallet's key: the verdict speaks of its own wallet only
+      refuse(key, "a verdict of subwallet " + verdict.subwalletId() + " (request " + verdict.requestId() + ", transfer "
+          + verdict.transferId() + ") under the key of another wallet", verdict.messageHash());
+      return;
+    }
     log.debug("verdict received subwallet={} request={} transfer={} status={} hash={} observedAt={}", key,
         verdict.requestId(), verdict.transferId(), verdict.status(), verdict.messageHash(), verdict.observedAt());
     WalletHead head = wallets.get(key);
@@ -58,6 +68,37 @@ final class VerdictHandling {
     }
     record(key, new VerdictCommand(verdict, current ? queued.request() : null,
         current ? queued.origin() : null, deps.subwallets().address(verdict.subwalletId()).toRaw()));
+  }
+
+  /**
+   * A record of {@code payout.confirmations} that is not chain-poller's (no MAC, a wrong one): whoever
+   * wrote it cannot move a wallet. Dropped, counted and audited; the wallet's transfer keeps waiting
+   * for a true verdict (or the watchdog's re-check).
+   */
+  void onRefused(String key, VerifiedVerdict.Refused refused, Optional<RecordMetadata> from) {
+    refuse(key, "a record of " + from.map(m -> m.topic() + "-" + m.partition() + "@" + m.offset()).orElse(
+        Topics.PAYOUT_CONFIRMATIONS.name()) + " (" + refused.bytes() + " bytes, SHA-256 " + refused.sha256()
+        + "): " + refused.why(), null);
+  }
+
+  private void refuse(String key, String what, String messageHash) {
+    deps.metrics().verdictRefused();
+    String detail = "verdict refused, not applied: " + what + "; only chain-poller holds the verdict keys, so"
+        + " someone else wrote to payout.confirmations: check who may write it (ACLs) and rotate the keys if they"
+        + " may have leaked";
+    log.error("verdict refused subwallet={} detail={}", key, detail);
+    Long subwallet = parseSubwallet(key);
+    deps.io().audit(new AuditEvent(0, null, AuditEvent.Level.ERROR, AuditEvent.Type.VERDICT_REFUSED, subwallet,
+        subwallet == null ? null : deps.subwallets().address(subwallet).toRaw(), null, null, null, messageHash, null,
+        detail));
+  }
+
+  private static Long parseSubwallet(String key) {
+    try {
+      return key == null ? null : Long.parseLong(key);
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   boolean hasRetries() {

@@ -10,7 +10,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.WindowStore;
 import org.tonpayouts.runtime.wakeup.PacedPunctuations;
 import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
-import org.tonpayouts.schemas.Confirmation;
+import org.tonpayouts.runtime.trust.VerifiedVerdict;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.ledger.record.Ownership;
@@ -115,8 +115,10 @@ public final class WalletTxProcessor implements Processor<String, Object, String
     inbox.drain();
     if (record.value() instanceof PayoutRequest request) {
       intake.accept(record.key(), request, Instant.ofEpochMilli(record.timestamp()));
-    } else if (record.value() instanceof Confirmation confirmation) {
-      verdicts.onConfirmation(record.key(), confirmation);
+    } else if (record.value() instanceof VerifiedVerdict.Authentic authentic) {
+      verdicts.onConfirmation(record.key(), authentic.verdict());
+    } else if (record.value() instanceof VerifiedVerdict.Refused refused) {
+      verdicts.onRefused(record.key(), refused, context.recordMetadata());
     } else {
       throw new IllegalStateException("wallet-tx got a record it cannot handle: key=" + record.key() + " type="
           + (record.value() == null ? "null" : record.value().getClass().getName()));

@@ -23,6 +23,8 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.runtime.trust.VerdictKeys;
+import org.tonpayouts.runtime.trust.VerdictSigner;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.schemas.PayoutRequest;
@@ -112,8 +114,9 @@ final class WalletTxHarness implements AutoCloseable {
     driver = new TopologyTestDriver(wiring.topology(), props, START);
     requests = driver.createInputTopic(Topics.PAYOUT_REQUESTS.name(), Serdes.String().serializer(),
         Serdes.ByteArray().serializer());
+    // as chain-poller writes them: signed with the deployment's verdict key
     confirmations = driver.createInputTopic(Topics.PAYOUT_CONFIRMATIONS.name(),
-        Topics.PAYOUT_CONFIRMATIONS.keySerde().serializer(), Topics.PAYOUT_CONFIRMATIONS.valueSerde().serializer());
+        Topics.PAYOUT_CONFIRMATIONS.keySerde().serializer(), new VerdictSigner(VerdictKeys.from(config)));
     submissions = driver.createOutputTopic(Topics.PAYOUT_SUBMISSIONS.name(),
         Topics.PAYOUT_SUBMISSIONS.keySerde().deserializer(), Topics.PAYOUT_SUBMISSIONS.valueSerde().deserializer());
     settlements = driver.createOutputTopic(Topics.PAYOUT_SETTLEMENTS.name(),

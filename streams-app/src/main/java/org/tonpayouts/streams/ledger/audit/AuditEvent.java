@@ -67,7 +67,12 @@ public record AuditEvent(
      * replica, a point-in-time restore): its seqno and hashes are known only to the wallet's state,
      * so nothing more is signed for the wallet until an operator restores the rows.
      */
-    LEDGER_ROWS_LOST
+    LEDGER_ROWS_LOST,
+    /**
+     * A record of payout.confirmations that no verdict key verifies (no MAC, a wrong one), or a
+     * verdict under another wallet's key: not applied. Someone other than chain-poller wrote it.
+     */
+    VERDICT_REFUSED
   }
 
   public AuditEvent {
