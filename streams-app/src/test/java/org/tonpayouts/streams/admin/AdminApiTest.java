@@ -323,7 +323,7 @@ class AdminApiTest {
     await("message of " + request.requestId() + " sent").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
         .until(() -> !app.ledger().queries().attempts(request.requestId(), "t").isEmpty());
     LedgerRow message = app.ledger().queries().attempts(request.requestId(), "t").get(0);
-    produce(Topics.PAYOUT_CONFIRMATIONS, request.walletKey(), Confirmation.of(request.requestId(), "t",
+    produceVerdict(request.walletKey(), Confirmation.of(request.requestId(), "t",
         request.subwalletId(), message.messageHash(), message.seqno(), ConfirmationStatus.RECONCILIATION_REQUIRED,
         null, null, null, null, "wallet seqno moved past " + message.seqno() + " without any of the transfer's hashes",
         Instant.now()));
@@ -410,6 +410,20 @@ class AdminApiTest {
         ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
       producer.send(new ProducerRecord<>(topic.name(), key, topic.valueSerde().serializer().serialize(topic.name(),
           value))).get();
+    }
+  }
+
+  /** Writes a verdict as chain-poller does: signed with the deployment's verdict key (streams-app applies no other). */
+  private static void produceVerdict(String key, Confirmation verdict) throws Exception {
+    org.apache.kafka.common.header.internals.RecordHeaders headers =
+        new org.apache.kafka.common.header.internals.RecordHeaders();
+    byte[] value = new org.tonpayouts.runtime.trust.VerdictSigner(org.tonpayouts.runtime.trust.VerdictKeys.parse(
+        PayoutTestKit.VERDICT_KEYS, "the tests' verdict keys")).serialize(Topics.PAYOUT_CONFIRMATIONS.name(), headers,
+        verdict);
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, SharedTestInfrastructure.kafka().bootstrapServers(),
+        ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(Topics.PAYOUT_CONFIRMATIONS.name(), null, key, value, headers)).get();
     }
   }
 
