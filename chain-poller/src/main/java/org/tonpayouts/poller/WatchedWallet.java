@@ -52,10 +52,6 @@ public record WatchedWallet(
     return new WatchedWallet(subwalletId, walletAddress, List.of(), null, List.of(), List.of(), List.of());
   }
 
-  /** True when {@code txHash} is a bounce already credited to a payout of this wallet. */
-  boolean credited(String txHash) {
-    return creditedBounces.stream().anyMatch(b -> b.txHash().equals(txHash));
-  }
 
   /** The remembered verdict of the transfer {@code hash} belongs to, if any. */
   public Optional<ResolvedTransfer> resolvedFor(String hash) {

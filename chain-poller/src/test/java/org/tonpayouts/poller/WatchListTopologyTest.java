@@ -1,6 +1,5 @@
 package org.tonpayouts.poller;
 
-import org.tonpayouts.devnet.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.tonpayouts.poller.Wallets.ALICE;
@@ -24,16 +23,17 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.test.TestRecord;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.devnet.ManualClock;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
 import org.tonpayouts.devnet.chain.Fees;
 import org.tonpayouts.runtime.PayoutsConfig;

@@ -10,8 +10,8 @@ import org.tonpayouts.local.demo.DemoCommand;
 import org.tonpayouts.local.soak.SoakCommand;
 import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.ton.api.CommonPool;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The local stack launcher ({@code ./payouts}): {@code demo} (the default), {@code up}, {@code bench}, {@code soak},

@@ -1,9 +1,8 @@
 package org.tonpayouts.cli;
 
-import java.net.URISyntaxException;
 import java.nio.file.Path;
-import java.security.CodeSource;
 import java.util.concurrent.Callable;
+import org.tonpayouts.runtime.Checkout;
 import org.tonpayouts.runtime.ConfigTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,30 +27,10 @@ public final class ConfigTableCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path file = page != null ? page : checkout().resolve(ConfigTable.PAGE);
+    Path file = page != null ? page : Checkout.of(ConfigTableCommand.class).resolve(ConfigTable.PAGE);
     boolean changed = ConfigTable.regenerate(file);
     spec.commandLine().getOut().println(changed ? "rewrote the configuration table of " + file
         : "the configuration table of " + file + " is up to date");
     return 0;
-  }
-
-  /**
-   * The checkout this command runs from: {@code <checkout>/<module>/target/} holds its jar
-   * ({@code local.jar}, {@code payouts-cli.jar}) or its classes (tests, IDEs); the working directory otherwise.
-   */
-  static Path checkout() {
-    try {
-      CodeSource source = ConfigTableCommand.class.getProtectionDomain().getCodeSource();
-      if (source != null) {
-        Path target = Path.of(source.getLocation().toURI()).toAbsolutePath().getParent();
-        if (target != null && target.getFileName() != null && target.getFileName().toString().equals("target")
-            && target.getParent() != null && target.getParent().getParent() != null) {
-          return target.getParent().getParent();
-        }
-      }
-    } catch (URISyntaxException | SecurityException e) {
-      // fall through to the working directory
-    }
-    return Path.of("").toAbsolutePath();
   }
 }

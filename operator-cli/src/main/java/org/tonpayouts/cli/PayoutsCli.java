@@ -2,9 +2,9 @@ package org.tonpayouts.cli;
 
 import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.ton.api.CommonPool;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine;
 
 /**
  * The operator's command line, {@code java -jar payouts-cli.jar}, deployed beside the two apps:

@@ -1,12 +1,12 @@
 package org.tonpayouts.runtime;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.StreamsConfig;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.streams.errors.LogAndFailExceptionHandler;
 
 /**

@@ -20,9 +20,9 @@ import org.tonpayouts.ton.api.CommonPool;
 import org.tonpayouts.ton.api.TonApiClient;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.keys.WalletSecrets;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Entry point of the streams-app process. At start it refuses to run (exit 2, one line saying why)

@@ -15,11 +15,11 @@ import org.tonpayouts.local.stack.StackOptions;
 import org.tonpayouts.local.stack.StackRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.TypeConversionException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code payouts bench}: the local stack on devnet under a load of single-transfer requests, every

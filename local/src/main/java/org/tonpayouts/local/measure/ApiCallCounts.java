@@ -1,5 +1,7 @@
 package org.tonpayouts.local.measure;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -7,8 +9,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import org.tonpayouts.local.stack.ChildProcess;
 import org.tonpayouts.local.stack.Http;
 import org.tonpayouts.local.stack.StackProcesses;

@@ -6,13 +6,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -85,7 +82,7 @@ final class DustFlooder implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
-  private final List<CompletableFuture<Flood>> started = new CopyOnWriteArrayList<>();
+  private final StartedActs<Flood> started = new StartedActs<>();
 
   /** @param down whether the child process of that name is down now (not running, or not ready yet) */
   DustFlooder(Devnet devnet, SoakLedger ledger, ForeignSigner foreign, WalletSet wallets, Predicate<String> down,
@@ -101,8 +98,7 @@ final class DustFlooder implements AutoCloseable {
 
   /** Starts a flood; returns at once. */
   void start(ChaosPlan.DustFlood planned) {
-    CompletableFuture<Flood> done = new CompletableFuture<>();
-    started.add(done);
+    CompletableFuture<Flood> done = started.start();
     long killWaitEnds = clock.millis() + KILL_WAIT.toMillis();
     Runnable aim = new Runnable() {
       private long aimSince = -1;
@@ -225,21 +221,12 @@ final class DustFlooder implements AutoCloseable {
 
   /** Waits until every started flood is done; false on timeout. */
   boolean awaitDone(Duration timeout) throws InterruptedException {
-    try {
-      CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).get(timeout.toMillis(),
-          TimeUnit.MILLISECONDS);
-      return true;
-    } catch (ExecutionException e) {
-      return true; // done, failed: logged, and missing from floods()
-    } catch (TimeoutException e) {
-      return false;
-    }
+    return started.awaitDone(timeout);
   }
 
   /** The floods done so far, in the order they were planned. */
   List<Flood> floods() {
-    return started.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).map(CompletableFuture::join)
-        .toList();
+    return started.done();
   }
 
   @Override

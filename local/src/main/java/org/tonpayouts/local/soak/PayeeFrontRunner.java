@@ -8,12 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.devnet.Devnet;
@@ -61,7 +58,7 @@ final class PayeeFrontRunner implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
-  private final List<CompletableFuture<FrontRun>> started = new CopyOnWriteArrayList<>();
+  private final StartedActs<FrontRun> started = new StartedActs<>();
   /**
    * The seqno each wallet was front-run at last: a wallet is aimed at again only once its seqno
    * moved past it (front-runs planned close together, or started together after a long act,
@@ -81,8 +78,7 @@ final class PayeeFrontRunner implements AutoCloseable {
 
   /** Starts looking for a transfer to front-run; returns at once. */
   void start(ChaosPlan.PayeeFrontRun planned) {
-    CompletableFuture<FrontRun> done = new CompletableFuture<>();
-    started.add(done);
+    CompletableFuture<FrontRun> done = started.start();
     long giveUpAt = clock.millis() + LOOK_FOR.toMillis();
     Runnable look = new Runnable() {
       @Override
@@ -150,21 +146,12 @@ final class PayeeFrontRunner implements AutoCloseable {
 
   /** Waits until every started front-run is done; false on timeout. */
   boolean awaitDone(Duration timeout) throws InterruptedException {
-    try {
-      CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).get(timeout.toMillis(),
-          TimeUnit.MILLISECONDS);
-      return true;
-    } catch (ExecutionException e) {
-      return true; // done, failed: logged, and missing from frontRuns()
-    } catch (TimeoutException e) {
-      return false;
-    }
+    return started.awaitDone(timeout);
   }
 
   /** The front-runs done so far, in the order they were planned. */
   List<FrontRun> frontRuns() {
-    return started.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).map(CompletableFuture::join)
-        .toList();
+    return started.done();
   }
 
   @Override

@@ -1,9 +1,8 @@
 package org.tonpayouts.local.stack;
 
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.CodeSource;
+import org.tonpayouts.runtime.Checkout;
 
 /**
  * The project checkout the launcher runs from: where the children's shaded jars are built and
@@ -15,20 +14,7 @@ public record Home(Path dir) {
    * {@code <home>/local/target/classes} in tests and IDEs); the working directory otherwise.
    */
   public static Home locate() {
-    try {
-      CodeSource source = Home.class.getProtectionDomain().getCodeSource();
-      if (source != null) {
-        Path location = Path.of(source.getLocation().toURI()).toAbsolutePath();
-        Path target = location.getParent();
-        if (target != null && target.getFileName() != null && target.getFileName().toString().equals("target")
-            && target.getParent() != null && target.getParent().getParent() != null) {
-          return new Home(target.getParent().getParent());
-        }
-      }
-    } catch (URISyntaxException | SecurityException e) {
-      // fall through to the working directory
-    }
-    return new Home(Path.of("").toAbsolutePath());
+    return new Home(Checkout.of(Home.class));
   }
 
   public Path streamsAppJar() {

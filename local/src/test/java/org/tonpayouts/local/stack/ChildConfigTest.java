@@ -1,8 +1,8 @@
 package org.tonpayouts.local.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import java.net.URI;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,10 +3,10 @@ package org.tonpayouts.streams.admin;
 import java.time.Instant;
 import java.util.List;
 import org.tonpayouts.schemas.Settlement;
-import org.tonpayouts.streams.ledger.operator.AdminQueries;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
+import org.tonpayouts.streams.ledger.operator.AdminQueries;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**

@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.admin;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,6 +15,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.names.TopologyNames;
 import org.tonpayouts.streams.wallet.CurrentTransfer;
 import org.tonpayouts.streams.wallet.WalletHead;
 import org.tonpayouts.streams.wallet.WalletTxProcessor;

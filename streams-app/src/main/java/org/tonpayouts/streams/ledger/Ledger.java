@@ -1,5 +1,9 @@
 package org.tonpayouts.streams.ledger;
 
+import com.zaxxer.hikari.HikariDataSource;
+import java.time.Clock;
+import java.time.Duration;
+import javax.sql.DataSource;
 import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.audit.Outbox;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
@@ -13,10 +17,6 @@ import org.tonpayouts.streams.ledger.record.TransferBook;
 import org.tonpayouts.streams.ledger.record.VerdictRecorder;
 import org.tonpayouts.streams.ledger.sql.LedgerSchema;
 import org.tonpayouts.streams.ledger.sql.LedgerSql;
-import com.zaxxer.hikari.HikariDataSource;
-import java.time.Clock;
-import java.time.Duration;
-import javax.sql.DataSource;
 
 /**
  * The ledger: PostgreSQL's record of every request, transfer and message streams-app signs, the

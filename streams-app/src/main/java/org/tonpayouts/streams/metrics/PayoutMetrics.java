@@ -1,10 +1,10 @@
 package org.tonpayouts.streams.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.core.instrument.Gauge;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.send;
 
-import org.tonpayouts.runtime.async.Batcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.async.Batcher;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.metrics.PayoutMetrics;

@@ -1,17 +1,17 @@
 package org.tonpayouts.streams.topology;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
-import org.tonpayouts.schemas.JsonSerde;
-import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.runtime.trust.VerdictKeys;
 import org.tonpayouts.runtime.trust.VerdictVerifier;
+import org.tonpayouts.schemas.JsonSerde;
+import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.streams.names.TopologyNames;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
 import org.tonpayouts.streams.wallet.QueuedRequest;
 import org.tonpayouts.streams.wallet.WalletHead;

@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.validation;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -17,6 +16,7 @@ import org.tonpayouts.schemas.Rejected;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.ValidationResult;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.streams.names.TopologyNames;
 import org.tonpayouts.streams.wallet.WalletTxProcessor;
 
 /**

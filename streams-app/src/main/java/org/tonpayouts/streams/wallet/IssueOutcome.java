@@ -2,8 +2,8 @@ package org.tonpayouts.streams.wallet;
 
 import java.time.Instant;
 import java.util.List;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.record.RequestConflict;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /** What an issuing round did for one wallet; the processor turns it into state and events. */

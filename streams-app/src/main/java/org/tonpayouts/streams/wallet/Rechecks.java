@@ -8,8 +8,8 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.record.LedgerQueries.TransferRef;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.record.TransferHistory;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
 
 /**
  * The watchdog: no wallet waits forever for a verdict. A transfer whose verdict is overdue (or

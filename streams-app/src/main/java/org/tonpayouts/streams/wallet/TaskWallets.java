@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.wallet;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -23,6 +22,7 @@ import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 import org.tonpayouts.streams.ledger.sql.TransferStatus;
+import org.tonpayouts.streams.names.TopologyNames;
 
 /**
  * The wallets of one stream task and the moves that change them: their stores, their place in

@@ -5,24 +5,24 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.runtime.trust.VerifiedVerdict;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
-import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.record.RecordedVerdict;
 import org.tonpayouts.streams.ledger.record.TransferDecision;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
 import org.tonpayouts.streams.ledger.record.VerdictCommand;
 import org.tonpayouts.streams.ledger.record.VerdictRecorder;
 import org.tonpayouts.streams.ledger.record.VerdictResult;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
  * The chain poller's verdicts: each is handed to the ledger's verdict batches, and what the

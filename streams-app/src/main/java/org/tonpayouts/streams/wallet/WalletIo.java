@@ -10,18 +10,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.async.Batcher;
 import org.tonpayouts.runtime.async.Inbox;
-import org.tonpayouts.streams.send.Resender;
-import org.tonpayouts.streams.send.SendLog;
-import org.tonpayouts.streams.send.SendRecorder;
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.record.LedgerQueries.TransferRef;
 import org.tonpayouts.streams.ledger.record.RecordedVerdict;
 import org.tonpayouts.streams.ledger.record.Sends;
 import org.tonpayouts.streams.ledger.record.TransferHistory;
+import org.tonpayouts.streams.ledger.record.VerdictCommand;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 import org.tonpayouts.streams.ledger.sql.TransferStatus;
-import org.tonpayouts.streams.ledger.record.VerdictCommand;
+import org.tonpayouts.streams.send.Resender;
+import org.tonpayouts.streams.send.SendLog;
+import org.tonpayouts.streams.send.SendRecorder;
 
 /**
  * Every network and database call of the wallet-tx processors of one streams-app instance, off

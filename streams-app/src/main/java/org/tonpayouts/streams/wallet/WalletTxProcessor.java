@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.wallet;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import java.time.Duration;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.Cancellable;
@@ -8,12 +7,13 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.WindowStore;
+import org.tonpayouts.runtime.async.Inbox;
+import org.tonpayouts.runtime.trust.VerifiedVerdict;
 import org.tonpayouts.runtime.wakeup.PacedPunctuations;
 import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
-import org.tonpayouts.runtime.trust.VerifiedVerdict;
 import org.tonpayouts.schemas.PayoutRequest;
-import org.tonpayouts.runtime.async.Inbox;
 import org.tonpayouts.streams.ledger.record.Ownership;
+import org.tonpayouts.streams.names.TopologyNames;
 
 /**
  * The wallet state machine: per subwallet a FIFO of accepted requests and at most one transfer

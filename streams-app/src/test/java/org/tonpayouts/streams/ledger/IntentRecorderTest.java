@@ -1,13 +1,5 @@
 package org.tonpayouts.streams.ledger;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.record.Intent;
-import org.tonpayouts.streams.ledger.record.RecordResult;
-import org.tonpayouts.streams.ledger.record.VerdictResult;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerStatus;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
-import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
@@ -36,9 +28,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.record.Intent;
 import org.tonpayouts.streams.ledger.record.RecordResult.Recorded;
 import org.tonpayouts.streams.ledger.record.RecordResult.Refusal;
 import org.tonpayouts.streams.ledger.record.RecordResult.Refused;
+import org.tonpayouts.streams.ledger.record.RecordResult;
+import org.tonpayouts.streams.ledger.record.VerdictResult;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**

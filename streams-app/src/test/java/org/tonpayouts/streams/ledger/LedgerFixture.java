@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.ledger;
 
-import org.tonpayouts.streams.ledger.record.Intent;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -17,12 +16,13 @@ import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.tonpayouts.devnet.ManualClock;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
-import org.tonpayouts.devnet.ManualClock;
+import org.tonpayouts.streams.ledger.record.Intent;
 
 /**
  * A fresh ledger database per test class, with request, intent and SQL helpers for the ledger

@@ -1,15 +1,5 @@
 package org.tonpayouts.streams.ledger;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.record.Intent;
-import org.tonpayouts.streams.ledger.record.MessageTransitions;
-import org.tonpayouts.streams.ledger.record.RecordedVerdict;
-import org.tonpayouts.streams.ledger.record.Sends;
-import org.tonpayouts.streams.ledger.record.VerdictCommand;
-import org.tonpayouts.streams.ledger.record.VerdictResult;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerStatus;
-import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
@@ -25,6 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.record.Intent;
+import org.tonpayouts.streams.ledger.record.MessageTransitions;
+import org.tonpayouts.streams.ledger.record.RecordedVerdict;
+import org.tonpayouts.streams.ledger.record.Sends;
+import org.tonpayouts.streams.ledger.record.VerdictCommand;
+import org.tonpayouts.streams.ledger.record.VerdictResult;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 
 /**
  * The chain's verdicts in the ledger on a real PostgreSQL: each moves a message and its transfer

@@ -1,7 +1,5 @@
 package org.tonpayouts.streams.ledger;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.audit.Outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.AuditRecord;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Level;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Type;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.Outbox;
 
 /**
  * The audit outbox on a real PostgreSQL: every row reaches the sink, oldest first; a failed sink

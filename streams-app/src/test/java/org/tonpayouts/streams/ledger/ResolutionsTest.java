@@ -1,14 +1,5 @@
 package org.tonpayouts.streams.ledger;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.audit.PendingSettlement;
-import org.tonpayouts.streams.ledger.operator.AdminQueries;
-import org.tonpayouts.streams.ledger.operator.ChainPayment;
-import org.tonpayouts.streams.ledger.operator.ResolutionResult;
-import org.tonpayouts.streams.ledger.record.Intent;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerStatus;
-import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tonpayouts.streams.ledger.LedgerFixture.DESTINATION;
 import static org.tonpayouts.streams.ledger.LedgerFixture.WALLET;
@@ -22,10 +13,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.PendingSettlement;
+import org.tonpayouts.streams.ledger.operator.AdminQueries;
+import org.tonpayouts.streams.ledger.operator.ChainPayment;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotFound;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotReconcilable;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Refused;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Resolved;
+import org.tonpayouts.streams.ledger.operator.ResolutionResult;
+import org.tonpayouts.streams.ledger.record.Intent;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 
 /**
  * Operators' resolutions on a real PostgreSQL: RECONCILIATION_REQUIRED moves to SETTLED or FAILED

@@ -1,9 +1,5 @@
 package org.tonpayouts.streams.ledger;
 
-import org.tonpayouts.streams.ledger.record.Intent;
-import org.tonpayouts.streams.ledger.record.Sends;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.tonpayouts.streams.ledger.LedgerFixture.hash;
@@ -14,6 +10,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.tonpayouts.streams.ledger.record.Intent;
+import org.tonpayouts.streams.ledger.record.Sends;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
 import org.tonpayouts.streams.send.SendLog;
 
 /**

@@ -1,12 +1,5 @@
 package org.tonpayouts.streams.ledger;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.record.Intent;
-import org.tonpayouts.streams.ledger.record.TransferDecision;
-import org.tonpayouts.streams.ledger.record.TransferHistory;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
-import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
@@ -23,7 +16,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.record.Intent;
 import org.tonpayouts.streams.ledger.record.LedgerQueries.TransferRef;
+import org.tonpayouts.streams.ledger.record.TransferDecision;
+import org.tonpayouts.streams.ledger.record.TransferHistory;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 
 /**
  * Transfer outcomes without a message verdict, the histories issuing rounds read, the audit log

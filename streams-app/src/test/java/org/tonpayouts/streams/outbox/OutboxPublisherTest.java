@@ -26,8 +26,8 @@ import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
 import org.tonpayouts.schemas.AuditRecord;
 import org.tonpayouts.schemas.Topics;
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 
 /**

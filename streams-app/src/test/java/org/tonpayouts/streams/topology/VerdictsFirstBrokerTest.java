@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.topology;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -30,6 +29,7 @@ import org.tonpayouts.embedded.EmbeddedKafkaBroker;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.streams.names.TopologyNames;
 
 /**
  * A verdict waiting behind a request backlog, on a real broker with the payout processes' Streams

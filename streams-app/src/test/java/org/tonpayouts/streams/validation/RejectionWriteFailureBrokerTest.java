@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.validation;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
@@ -49,6 +48,7 @@ import org.tonpayouts.schemas.PayoutRequestValidator;
 import org.tonpayouts.schemas.Rejected;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.streams.names.TopologyNames;
 
 /**
  * The production exception handler on a real broker with exactly-once: a rejection that cannot be

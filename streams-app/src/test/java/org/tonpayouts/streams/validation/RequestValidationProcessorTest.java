@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.validation;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
 import static org.tonpayouts.streams.PayoutTestKit.TON;
@@ -35,6 +34,7 @@ import org.tonpayouts.schemas.PayoutRequestValidator;
 import org.tonpayouts.schemas.Rejected;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.streams.names.TopologyNames;
 
 /**
  * The validator with its two ways out in a TopologyTestDriver (the broker tests are

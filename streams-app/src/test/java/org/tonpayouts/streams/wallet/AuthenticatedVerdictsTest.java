@@ -26,8 +26,8 @@ import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.sql.LedgerStatus;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**

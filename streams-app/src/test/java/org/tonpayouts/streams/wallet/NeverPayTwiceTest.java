@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.wallet;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
@@ -35,14 +34,15 @@ import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.streams.StreamsApp;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.record.Intent;
+import org.tonpayouts.streams.ledger.record.RecordResult;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.sql.LedgerStatus;
-import org.tonpayouts.streams.ledger.record.RecordResult;
 import org.tonpayouts.streams.ledger.sql.TransferStatus;
-import org.tonpayouts.streams.StreamsApp;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
+import org.tonpayouts.streams.names.TopologyNames;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**

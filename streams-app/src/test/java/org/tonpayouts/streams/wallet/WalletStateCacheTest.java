@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.wallet;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tonpayouts.streams.PayoutTestKit.TON;
 import static org.tonpayouts.streams.PayoutTestKit.recipient;
@@ -17,6 +16,7 @@ import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.tonpayouts.schemas.JsonSerde;
+import org.tonpayouts.streams.names.TopologyNames;
 
 /**
  * The processor keeps the heads of wallets with work, and each wallet's head request, deserialized

@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.wallet;
 
-import org.tonpayouts.streams.names.TopologyNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
 import static org.tonpayouts.streams.PayoutTestKit.TON;
@@ -23,6 +22,7 @@ import org.tonpayouts.schemas.JsonSerde;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.streams.names.TopologyNames;
 
 /**
  * Kafka Streams revives a task after a dirty close (a corrupted task under exactly-once, e.g. an

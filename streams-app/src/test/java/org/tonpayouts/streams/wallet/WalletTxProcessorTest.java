@@ -1,16 +1,16 @@
 package org.tonpayouts.streams.wallet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.tonpayouts.streams.PayoutTestKit.FIRST_SUBWALLET;
+import static org.tonpayouts.streams.PayoutTestKit.SKEW;
 import static org.tonpayouts.streams.PayoutTestKit.TON;
+import static org.tonpayouts.streams.PayoutTestKit.TTL;
 import static org.tonpayouts.streams.PayoutTestKit.json;
 import static org.tonpayouts.streams.PayoutTestKit.recipient;
 import static org.tonpayouts.streams.PayoutTestKit.request;
 import static org.tonpayouts.streams.PayoutTestKit.text;
 import static org.tonpayouts.streams.PayoutTestKit.transfer;
-import static org.tonpayouts.streams.PayoutTestKit.SKEW;
-import static org.tonpayouts.streams.PayoutTestKit.TTL;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package org.tonpayouts.ton.api;
 
 import java.util.OptionalLong;
+import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.cell.CellReader;
 import org.tonpayouts.ton.cell.TonCell;
-import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * A message of an on-chain transaction as {@code getTransactions} reports it: the in-message

@@ -1,9 +1,9 @@
 package org.tonpayouts.streams.ledger.audit;
 
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
 import java.time.Instant;
 import java.util.Objects;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
  * One record of the audit log: something unusual an operator or auditor should be able to find

@@ -1,7 +1,5 @@
 package org.tonpayouts.streams.ledger.audit;
 
-import org.tonpayouts.streams.ledger.sql.Checks;
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,6 +7,8 @@ import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.streams.ledger.sql.Checks;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
 
 /**
  * The audit log ({@code audit_log}): unusual events, written in the same transaction as the

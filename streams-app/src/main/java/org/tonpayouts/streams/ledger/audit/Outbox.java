@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.ledger.audit;
 
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 import org.tonpayouts.schemas.AuditRecord;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
 
 /**
  * Rows of one ledger table that must reach Kafka: every {@code audit_log} row ({@link #audit}) and

@@ -1,12 +1,12 @@
 package org.tonpayouts.streams.ledger.audit;
 
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import org.tonpayouts.schemas.Json;
 import org.tonpayouts.schemas.Settlement;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
 
 /**
  * A settlement the ledger holds for {@code payout.settlements} that is not the topology's own: the

@@ -1,5 +1,11 @@
 package org.tonpayouts.streams.ledger.operator;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
@@ -8,12 +14,6 @@ import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.sql.LedgerRows;
 import org.tonpayouts.streams.ledger.sql.LedgerSql;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * The ledger's reads for operators (the admin API): a request's whole lifecycle, and the transfers

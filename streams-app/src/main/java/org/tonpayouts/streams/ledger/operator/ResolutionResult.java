@@ -1,8 +1,8 @@
 package org.tonpayouts.streams.ledger.operator;
 
+import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
-import org.tonpayouts.schemas.Settlement;
 
 /** What the ledger made of an operator's resolution of a transfer. */
 public sealed interface ResolutionResult {

@@ -1,13 +1,5 @@
 package org.tonpayouts.streams.ledger.operator;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.audit.AuditLog;
-import org.tonpayouts.streams.ledger.audit.PendingSettlement;
-import org.tonpayouts.streams.ledger.sql.Checks;
-import org.tonpayouts.streams.ledger.sql.LedgerRows;
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
-import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -20,10 +12,18 @@ import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Level;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Type;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.AuditLog;
+import org.tonpayouts.streams.ledger.audit.PendingSettlement;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotFound;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotReconcilable;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Refused;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Resolved;
+import org.tonpayouts.streams.ledger.sql.Checks;
+import org.tonpayouts.streams.ledger.sql.LedgerRows;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**

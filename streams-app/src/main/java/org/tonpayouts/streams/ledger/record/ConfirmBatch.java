@@ -1,10 +1,5 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
-import org.tonpayouts.streams.ledger.sql.Checks;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerRows;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.column;
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.timestamp;
 
@@ -19,6 +14,11 @@ import java.util.Map;
 import java.util.Set;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
+import org.tonpayouts.streams.ledger.sql.Checks;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerRows;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
  * Settles, in three statements whatever their number, the confirmations of a batch that need no

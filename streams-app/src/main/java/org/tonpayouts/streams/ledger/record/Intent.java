@@ -1,11 +1,11 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.sql.Checks;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.streams.ledger.sql.Checks;
 
 /**
  * A signed message about to be sent: what {@link IntentRecorder#record} writes, and commits,

@@ -1,12 +1,5 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.audit.AuditLog;
-import org.tonpayouts.streams.ledger.sql.LedgerException;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerRows;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.column;
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.timestamp;
 
@@ -22,9 +15,16 @@ import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.record.RecordResult.Recorded;
 import org.tonpayouts.streams.ledger.record.RecordResult.Refusal;
 import org.tonpayouts.streams.ledger.record.RecordResult.Refused;
+import org.tonpayouts.streams.ledger.sql.LedgerException;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerRows;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
  * Records signed messages before they are sent: the write-ahead half of the safe-retry rule.

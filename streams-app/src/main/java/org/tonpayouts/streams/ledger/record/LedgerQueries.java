@@ -1,10 +1,5 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
-import org.tonpayouts.streams.ledger.sql.Checks;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerRows;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.column;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -17,6 +12,11 @@ import java.util.Optional;
 import org.tonpayouts.schemas.Json;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.RequestContent;
+import org.tonpayouts.streams.ledger.sql.Checks;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerRows;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /** Reads of the ledger: transfer histories for issuing rounds, single messages, and wallet figures. */
 public final class LedgerQueries {

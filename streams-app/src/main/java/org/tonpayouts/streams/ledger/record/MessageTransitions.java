@@ -1,14 +1,5 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.audit.AuditLog;
-import org.tonpayouts.streams.ledger.sql.Checks;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerRows;
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
-import org.tonpayouts.streams.ledger.sql.LedgerStatus;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
-import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -21,12 +12,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Level;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Type;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.record.VerdictResult.Applied;
 import org.tonpayouts.streams.ledger.record.VerdictResult.Contradicted;
 import org.tonpayouts.streams.ledger.record.VerdictResult.GaveUp;
 import org.tonpayouts.streams.ledger.record.VerdictResult.Repeated;
 import org.tonpayouts.streams.ledger.record.VerdictResult.TooEarly;
 import org.tonpayouts.streams.ledger.record.VerdictResult.Unknown;
+import org.tonpayouts.streams.ledger.sql.Checks;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerRows;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
+import org.tonpayouts.streams.ledger.sql.LedgerStatus;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 
 /**
  * Moves messages, and with them their transfers, as the chain decides: sent, confirmed, failed,

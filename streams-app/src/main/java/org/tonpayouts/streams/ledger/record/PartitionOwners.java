@@ -1,10 +1,10 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
 import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
 
 /**
  * Hands out fencing epochs: a stream task takes the next epoch of its partition when it is

@@ -1,7 +1,7 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.sql.TransferRow;
 import java.util.List;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /** What {@link VerdictRecorder} made of one verdict of a batch. */
 public sealed interface RecordedVerdict {

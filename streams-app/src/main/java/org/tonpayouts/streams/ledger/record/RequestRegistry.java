@@ -1,6 +1,5 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.column;
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.timestamp;
 
@@ -18,6 +17,7 @@ import java.util.Map;
 import org.tonpayouts.schemas.Json;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.RequestContent;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
 
 /**
  * Registers payout requests and their transfers in the ledger, inside the caller's transaction,

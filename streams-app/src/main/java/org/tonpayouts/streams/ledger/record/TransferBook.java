@@ -1,12 +1,5 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.audit.AuditLog;
-import org.tonpayouts.streams.ledger.sql.Checks;
-import org.tonpayouts.streams.ledger.sql.LedgerRows;
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
-import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -17,10 +10,17 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Level;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Type;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.record.TransferDecision.AlreadyDecided;
 import org.tonpayouts.streams.ledger.record.TransferDecision.Conflict;
 import org.tonpayouts.streams.ledger.record.TransferDecision.Decided;
 import org.tonpayouts.streams.ledger.record.TransferDecision.Refused;
+import org.tonpayouts.streams.ledger.sql.Checks;
+import org.tonpayouts.streams.ledger.sql.LedgerRows;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 
 /**
  * Transfer outcomes that are not a verdict on a message: a transfer failed before anything was

@@ -1,9 +1,9 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
 import java.util.List;
 import java.util.Optional;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
  * Everything the ledger holds about one transfer, read before an issuing round decides what to

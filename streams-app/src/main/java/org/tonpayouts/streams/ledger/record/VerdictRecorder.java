@@ -1,12 +1,5 @@
 package org.tonpayouts.streams.ledger.record;
 
-import org.tonpayouts.streams.ledger.audit.AuditEvent;
-import org.tonpayouts.streams.ledger.audit.AuditLog;
-import org.tonpayouts.streams.ledger.sql.Checks;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerSql;
-import org.tonpayouts.streams.ledger.sql.TransferRow;
-import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -18,6 +11,13 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.Confirmation;
+import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.audit.AuditLog;
+import org.tonpayouts.streams.ledger.sql.Checks;
+import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.LedgerSql;
+import org.tonpayouts.streams.ledger.sql.TransferRow;
+import org.tonpayouts.streams.ledger.sql.TransferStatus;
 
 /**
  * Records many chain verdicts in one database transaction: all the confirmations a poll of the
