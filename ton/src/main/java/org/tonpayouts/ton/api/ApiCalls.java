@@ -100,7 +100,7 @@ final class ApiCalls implements AutoCloseable {
     try {
       response = limiter.acquire().thenCompose(permit -> inFlight.run(() -> {
         startedAt[0] = System.nanoTime();
-        return exchange(method, request, attempt);
+        return exchange(method, request, send, attempt);
       }));
     } catch (RejectedExecutionException e) {
       result.completeExceptionally(new IllegalStateException("TonApiClient is closed", e));
@@ -166,11 +166,17 @@ final class ApiCalls implements AutoCloseable {
     return delay;
   }
 
-  /** One HTTP exchange, bounded by {@code callTimeout} end to end (the request timeout alone stops at the headers). */
-  private CompletableFuture<HttpResponse<byte[]>> exchange(String method, HttpRequest request, int attempt) {
+  /**
+   * One HTTP exchange, bounded by {@code callTimeout} end to end, body included (the request's own
+   * timeout stops at the headers, so a node dripping its answer byte by byte would hold the call
+   * forever), and by {@code maxResponseBytes} in size ({@link BoundedBody}).
+   */
+  private CompletableFuture<HttpResponse<byte[]>> exchange(String method, HttpRequest request, boolean send,
+      int attempt) {
     long start = System.nanoTime();
     requestsSent.incrementAndGet();
-    CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+    CompletableFuture<HttpResponse<byte[]>> answer =
+        http.sendAsync(request, new BoundedBody(method, config.maxResponseBytes(), send));
     CompletableFuture<HttpResponse<byte[]>> bounded =
         answer.copy().orTimeout(config.callTimeout().toNanos(), TimeUnit.NANOSECONDS);
     return bounded.whenComplete((r, e) -> {
