@@ -297,8 +297,9 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final String TON_API_MAX_RESPONSE_BYTES_CONFIG = "ton.api.max.response.bytes";
   private static final String TON_API_MAX_RESPONSE_BYTES_DOC =
       "Largest TON API answer read, in bytes: a larger one (by its Content-Length, or once that many bytes arrived)"
-          + " fails its call, which is retried like a transport error, before it can fill the heap. The default holds"
-          + " a full page of 1,024 heavy transactions (getBlockTransactionsExt). Answers are also refused when nested"
+          + " fails its call, which is retried like a transport error, before it can fill the heap; all answers being"
+          + " read at once hold at most 4 times this. The default holds a full page of 1,024 heavy transactions"
+          + " (getBlockTransactionsExt). Answers are also refused when nested"
           + " deeper than " + TonApiConfig.MAX_JSON_DEPTH + " levels, with a number longer than "
           + TonApiConfig.MAX_JSON_NUMBER_LENGTH + " digits, or when a 2xx answer is not JSON (an HTML portal page).";
 

@@ -44,6 +44,8 @@ final class ApiCalls implements AutoCloseable {
   /** {@link TonApiConfig#maxInFlight()}: an attempt holds a permit from its request to its answer. */
   private final AsyncPermits inFlight;
   private final AtomicLong requestsSent = new AtomicLong();
+  /** What the answers being read hold together ({@link BoundedBody}). */
+  private final AnswerBudget answerBudget;
   private volatile boolean closed;
 
   ApiCalls(TonApiConfig config, HttpClient http, ResponseParser parser, TonApiMetrics metrics) {
@@ -58,6 +60,12 @@ final class ApiCalls implements AutoCloseable {
     });
     this.limiter = new RequestRateLimiter(config.requestsPerSecond(), scheduler);
     this.inFlight = new AsyncPermits(config.maxInFlight());
+    this.answerBudget = AnswerBudget.forCap(config.maxResponseBytes());
+  }
+
+  /** Bytes the answers being read hold now (0 when none is). */
+  long answerBytesHeld() {
+    return answerBudget.held();
   }
 
   /** HTTP requests started so far, retries included. */
@@ -176,7 +184,7 @@ final class ApiCalls implements AutoCloseable {
     long start = System.nanoTime();
     requestsSent.incrementAndGet();
     CompletableFuture<HttpResponse<byte[]>> answer =
-        http.sendAsync(request, new BoundedBody(method, config.maxResponseBytes(), send));
+        http.sendAsync(request, new BoundedBody(method, config.maxResponseBytes(), send, answerBudget));
     CompletableFuture<HttpResponse<byte[]>> bounded =
         answer.copy().orTimeout(config.callTimeout().toNanos(), TimeUnit.NANOSECONDS);
     return bounded.whenComplete((r, e) -> {

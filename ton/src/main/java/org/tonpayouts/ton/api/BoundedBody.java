@@ -19,17 +19,20 @@ import java.util.concurrent.Flow;
  * answer whose Content-Type is not JSON is refused unread. Each refusal fails the call with a
  * {@link RefusedAnswerException} and cancels the body, which closes the connection. Error answers
  * (4xx, 5xx) are read like any other, bounded too: their text says what went wrong, and a proxy's
- * HTML 502 stays a server error.
+ * HTML 502 stays a server error. What every answer being read holds counts against the client's
+ * {@link AnswerBudget}, so many hostile answers at once cannot add up past it either.
  */
 final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
   private final String method;
   private final long maxBytes;
   private final boolean send;
+  private final AnswerBudget budget;
 
-  BoundedBody(String method, long maxBytes, boolean send) {
+  BoundedBody(String method, long maxBytes, boolean send, AnswerBudget budget) {
     this.method = method;
     this.maxBytes = maxBytes;
     this.send = send;
+    this.budget = budget;
   }
 
   @Override
@@ -113,6 +116,8 @@ final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
     private final ByteArrayOutputStream received = new ByteArrayOutputStream();
     private final int status;
     private Flow.Subscription subscription;
+    /** Whether what {@code received} holds went back to the budget (once: signals may follow a cancel). */
+    private boolean released;
 
     Capped(int status) {
       this.status = status;
@@ -136,9 +141,12 @@ final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
       }
       for (ByteBuffer buffer : buffers) {
         if ((long) received.size() + buffer.remaining() > maxBytes) {
-          subscription.cancel();
-          body.completeExceptionally(refusal(status, "the answer is larger than the limit of " + maxBytes
-              + " bytes; stopped reading it"));
+          stop(refusal(status, "the answer is larger than the limit of " + maxBytes + " bytes; stopped reading it"));
+          return;
+        }
+        if (!budget.take(buffer.remaining())) {
+          stop(refusal(status, "the answers being read at once would hold more than " + budget.maxBytes()
+              + " bytes together; stopped reading this one"));
           return;
         }
         byte[] chunk = new byte[buffer.remaining()];
@@ -149,12 +157,27 @@ final class BoundedBody implements HttpResponse.BodyHandler<byte[]> {
 
     @Override
     public void onError(Throwable throwable) {
+      release();
       body.completeExceptionally(throwable);
     }
 
     @Override
     public void onComplete() {
+      release(); // handed to the parser, which is done with it right away
       body.complete(received.toByteArray());
+    }
+
+    private void stop(RefusedAnswerException refusal) {
+      subscription.cancel();
+      release();
+      body.completeExceptionally(refusal);
+    }
+
+    private void release() {
+      if (!released) {
+        released = true;
+        budget.give(received.size());
+      }
     }
   }
 }
