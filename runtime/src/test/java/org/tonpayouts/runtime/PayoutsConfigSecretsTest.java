@@ -93,7 +93,7 @@ class PayoutsConfigSecretsTest {
 
     assertThatThrownBy(() -> load(Map.of()).walletKey(inline)).isInstanceOf(ConfigException.class)
         .hasMessageStartingWith("TON_WALLET_SEED_HEX holds the wallet secret itself in the environment, which is refused"
-            + " outside the local stack")
+            + " outside the laptop demo")
         .hasMessageContaining("chmod 600").hasMessageContaining("set TON_WALLET_SEED_FILE to its path")
         .hasMessageNotContaining(SEED);
     PayoutsConfig demo = load(Map.of(PayoutsConfig.envName(PayoutsConfig.WALLET_SECRET_INLINE_ALLOWED_CONFIG), "true"));

@@ -64,7 +64,7 @@ public final class WalletSecrets {
     if (inline == Inline.REFUSED && (name.equals(MNEMONIC_ENV) || name.equals(SEED_ENV))) {
       String fileVariable = name.equals(MNEMONIC_ENV) ? MNEMONIC_FILE_ENV : SEED_FILE_ENV;
       throw new IllegalArgumentException(name + " holds the wallet secret itself in the environment, which is"
-          + " refused outside the local stack: put the secret in a file only the service's user can read"
+          + " refused outside the laptop demo: put the secret in a file only the service's user can read"
           + " (chmod 600 <file>) and set " + fileVariable + " to its path instead of " + name);
     }
     try {

@@ -126,7 +126,7 @@ class WalletSecretsTest {
     assertThatThrownBy(() -> WalletSecrets.fromEnvironment(Map.of(MNEMONIC_ENV, WORDS.mnemonic()), REFUSED))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("TON_WALLET_MNEMONIC holds the wallet secret itself in the environment, which is refused outside"
-            + " the local stack: put the secret in a file only the service's user can read (chmod 600 <file>) and set"
+            + " the laptop demo: put the secret in a file only the service's user can read (chmod 600 <file>) and set"
             + " TON_WALLET_MNEMONIC_FILE to its path instead of TON_WALLET_MNEMONIC");
     assertThatThrownBy(() -> WalletSecrets.fromEnvironment(Map.of(SEED_ENV, SEED.seedHex()), REFUSED))
         .hasMessageStartingWith("TON_WALLET_SEED_HEX holds the wallet secret itself in the environment")
