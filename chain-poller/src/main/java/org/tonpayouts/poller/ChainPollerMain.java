@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
@@ -13,6 +14,7 @@ import org.tonpayouts.runtime.ops.PayoutProcess;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.ton.api.CommonPool;
 import org.tonpayouts.ton.api.TonApiClient;
+import org.tonpayouts.ton.api.TonApiConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,7 +29,7 @@ import picocli.CommandLine.Option;
  *
  * Every key of {@link PayoutsConfig} can also come from the environment ({@code PAYOUTS_*}, e.g.
  * {@code PAYOUTS_KAFKA_BOOTSTRAP_SERVERS}), which overrides the file. It refuses to start (exit 2,
- * one line saying why) when the TON API node's clock is off or a topic is missing, serves metrics
+ * one line saying why) when a setting or a secret file is wrong, the TON API node's clock is off or a topic is missing, serves metrics
  * and health on {@code metrics.port}, and runs until SIGTERM/SIGINT (clean close) or until Kafka
  * Streams stops on a non-transient error (exit 1).
  */
@@ -50,13 +52,21 @@ public final class ChainPollerMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    PayoutsConfig cfg = PayoutsConfig.load(Optional.ofNullable(config), System.getenv());
+    PayoutsConfig cfg;
+    TonApiConfig apiConfig;
+    try {
+      // the secrets are read now, so a loose secret file stops the start with one line
+      cfg = PayoutsConfig.load(Optional.ofNullable(config), System.getenv());
+      apiConfig = cfg.tonApi();
+    } catch (ConfigException e) {
+      return PayoutProcess.refuse(PROCESS, new StartupException(e.getMessage(), e));
+    }
     log.info("chain-poller starting api={} bootstrap={} applicationId={} interval={} clockSkew={}",
-        cfg.tonApi(), cfg.bootstrapServers(), cfg.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG),
+        apiConfig, cfg.bootstrapServers(), cfg.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG),
         cfg.pollerInterval(), cfg.clockSkewMargin());
     Clock clock = Clock.systemUTC();
     try (ProcessMetrics metrics = new ProcessMetrics(PROCESS);
-        TonApiClient api = new TonApiClient(cfg.tonApi(), metrics.registry())) {
+        TonApiClient api = new TonApiClient(apiConfig, metrics.registry())) {
       PayoutProcess process = new PayoutProcess(PROCESS, cfg, Optional.ofNullable(config), metrics, clock);
       try {
         process.verifyNodeClock(api);

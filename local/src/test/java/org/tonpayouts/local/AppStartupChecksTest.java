@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,13 +26,16 @@ import org.tonpayouts.local.stack.BuiltJars;
 import org.tonpayouts.local.stack.Home;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
+import org.tonpayouts.ton.keys.SecretFiles;
 import org.tonpayouts.ton.keys.WalletSecrets;
 
 /**
  * The two jars as an operator runs them against a Kafka nobody prepared: each refuses to start
  * (exit 2) with one line naming the missing topics and the command that creates them;
  * {@code streams-app.jar topics} creates them, and a second run creates nothing; a TON API node
- * whose clock is off is refused, naming its URL.
+ * whose clock is off is refused, naming its URL; so are a secret file others may read, the wallet
+ * key inline in the environment and plain http to a TON API host that is not loopback, each with
+ * one line naming the file, variable or key and the fix.
  */
 class AppStartupChecksTest {
   private static final Duration EXIT_DEADLINE = Duration.ofSeconds(90);
@@ -118,6 +122,53 @@ class AppStartupChecksTest {
         .contains(PayoutsConfig.VERDICT_MAC_KEYS_FILE_CONFIG).contains("openssl rand -hex 32");
   }
 
+  @Test
+  void shouldRefuseASecretFileOthersMayReadOrAnInlineWalletKeyNamingTheFix() throws Exception {
+    Home home = Home.locate();
+    BuiltJars.requireChildren(home);
+    Path config = config(devnet.baseUrl().toString());
+
+    Path looseKey = Files.writeString(tmp.resolve("api-key"), "not-a-real-key-0123456789");
+    Files.setPosixFilePermissions(looseKey, PosixFilePermissions.fromString("rw-r-----"));
+    Run poller = run(home.chainPollerJar(), config, Map.of(PayoutsConfig.envName(PayoutsConfig.TON_API_KEY_FILE_CONFIG),
+        looseKey.toString()), "--config", config.toString());
+    assertThat(poller.exitCode()).as(poller.output()).isEqualTo(StartupException.EXIT_CODE);
+    assertThat(poller.output()).contains("chain-poller: cannot start: ton.api.key.file '" + looseKey
+        + "' may be read or written by group or others (rw-r-----): chmod 600 " + looseKey)
+        .doesNotContain("not-a-real-key-0123456789");
+
+    Path loosePassword = Files.writeString(tmp.resolve("db-password"), SharedTestInfrastructure.postgres().password());
+    Files.setPosixFilePermissions(loosePassword, PosixFilePermissions.fromString("rw-r--r--"));
+    Run streamsApp = run(home.streamsAppJar(), config, Map.of(
+        PayoutsConfig.envName(PayoutsConfig.POSTGRES_PASSWORD_CONFIG), "",
+        PayoutsConfig.envName(PayoutsConfig.POSTGRES_PASSWORD_FILE_CONFIG), loosePassword.toString()),
+        "--config", config.toString());
+    assertThat(streamsApp.exitCode()).as(streamsApp.output()).isEqualTo(StartupException.EXIT_CODE);
+    assertThat(streamsApp.output()).contains("streams-app: cannot start: postgres.password.file '" + loosePassword
+        + "' may be read or written by group or others (rw-r--r--): chmod 600 " + loosePassword);
+
+    Run inline = run(home.streamsAppJar(), config, Map.of(WalletSecrets.SEED_FILE_ENV, "",
+        WalletSecrets.SEED_ENV, "07".repeat(32)), "--config", config.toString());
+    assertThat(inline.exitCode()).as(inline.output()).isEqualTo(StartupException.EXIT_CODE);
+    assertThat(inline.output()).contains("streams-app: cannot start: TON_WALLET_SEED_HEX holds the wallet secret"
+        + " itself in the environment").contains("set TON_WALLET_SEED_FILE to its path")
+        .doesNotContain("07".repeat(32));
+  }
+
+  @Test
+  void shouldRefusePlainHttpToATonApiHostThatIsNotLoopbackUnlessAllowed() throws Exception {
+    Home home = Home.locate();
+    BuiltJars.require(home.chainPollerJar());
+    Path config = config("http://ton-node.example:8081");
+
+    Run poller = run(home.chainPollerJar(), config, Map.of(), "--config", config.toString());
+
+    assertThat(poller.exitCode()).as(poller.output()).isEqualTo(StartupException.EXIT_CODE);
+    assertThat(poller.output()).contains("chain-poller: cannot start: ton.api.url http://ton-node.example:8081 is plain"
+        + " http to ton-node.example, which is not a loopback address")
+        .contains("Use https://, or set ton.api.insecure.http.allowed=true");
+  }
+
   private Path config(String tonApiUrl) throws IOException {
     Map<String, String> props = new LinkedHashMap<>();
     props.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -139,6 +190,14 @@ class AppStartupChecksTest {
 
   /** Runs a jar as an operator would, with a clean PAYOUTS_* environment and a throwaway wallet seed. */
   private Run run(Path jar, Path config, String... args) throws Exception {
+    return run(jar, config, Map.of(), args);
+  }
+
+  /**
+   * Runs a jar as an operator would, with a clean PAYOUTS_* environment, a throwaway wallet seed in
+   * an owner-only file and {@code env} on top (an empty value removes a variable).
+   */
+  private Run run(Path jar, Path config, Map<String, String> env, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-jar", jar.toString()));
     command.addAll(List.of(args));
@@ -147,9 +206,18 @@ class AppStartupChecksTest {
         .redirectOutput(output.toFile());
     builder.environment().keySet().removeIf(name -> name.startsWith(PayoutsConfig.ENV_PREFIX)
         || name.startsWith("TON_WALLET_"));
-    builder.environment().put(WalletSecrets.SEED_ENV, "07".repeat(32));
+    Path seed = tmp.resolve("wallet-seed");
+    SecretFiles.writeOwnerOnly(seed, "07".repeat(32));
+    builder.environment().put(WalletSecrets.SEED_FILE_ENV, seed.toString());
     builder.environment().put(PayoutsConfig.envName(PayoutsConfig.POSTGRES_PASSWORD_CONFIG),
         SharedTestInfrastructure.postgres().password());
+    env.forEach((name, value) -> {
+      if (value.isEmpty()) {
+        builder.environment().remove(name);
+      } else {
+        builder.environment().put(name, value);
+      }
+    });
     long started = System.nanoTime();
     Process process = builder.start();
     if (!process.waitFor(EXIT_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {

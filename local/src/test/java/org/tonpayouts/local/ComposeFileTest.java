@@ -103,6 +103,10 @@ class ComposeFileTest {
     assertThat(dependsOn("streams-app")).containsEntry("postgres", "service_healthy");
     assertThat(env("streams-app")).containsKey("TON_WALLET_SEED_HEX");
     assertThat(env("chain-poller")).as("chain-poller never signs").doesNotContainKey("TON_WALLET_SEED_HEX");
+    assertThat(env("streams-app")).as("the demo's inline key needs the laptop-only switch")
+        .containsEntry(PayoutsConfig.envName(PayoutsConfig.WALLET_SECRET_INLINE_ALLOWED_CONFIG), "true");
+    assertThat(env("chain-poller")).doesNotContainKey(
+        PayoutsConfig.envName(PayoutsConfig.WALLET_SECRET_INLINE_ALLOWED_CONFIG));
     for (String infra : List.of("kafka", "postgres", "devnet")) {
       assertThat(service(infra).get("healthcheck")).as("healthcheck of %s", infra).isNotNull();
     }

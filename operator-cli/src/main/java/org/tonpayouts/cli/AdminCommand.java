@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.ton.keys.SecretFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -72,10 +72,9 @@ public final class AdminCommand {
       return token.strip();
     }
     try {
-      return Files.readString(file).strip();
-    } catch (IOException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "cannot read the admin token file " + file + ": "
-          + e.getMessage());
+      return SecretFiles.read("admin token file", file);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
   }
 

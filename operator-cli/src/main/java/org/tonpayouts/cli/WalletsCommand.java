@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
 /** {@code payouts wallets}: the addresses of a key's subwallets, e.g. to fund them on testnet. */
 @Command(name = "wallets", mixinStandardHelpOptions = true,
     description = {"Prints WalletV4R2 subwallet ids with their raw and user-friendly addresses.",
-        "The key comes from --wallet-secret-file, or else from TON_WALLET_MNEMONIC(_FILE) / TON_WALLET_SEED_HEX(_FILE)."})
+        "The key comes from --wallet-secret-file, or else from TON_WALLET_MNEMONIC_FILE / TON_WALLET_SEED_FILE;"
+            + " the file must be readable by its owner only (chmod 600)."})
 public final class WalletsCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -58,7 +59,8 @@ public final class WalletsCommand implements Callable<Integer> {
 
   private static WalletKey keyFromEnvironment() {
     try {
-      return WalletSecrets.fromEnvironment(System.getenv());
+      // the secret itself in the environment is refused here as in streams-app: it lingers in shell history
+      return WalletSecrets.fromEnvironment(System.getenv(), WalletSecrets.Inline.REFUSED);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(e.getMessage() + "; or pass --wallet-secret-file <file>", e);
     }

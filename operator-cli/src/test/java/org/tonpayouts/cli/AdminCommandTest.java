@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tonpayouts.ton.keys.SecretFiles;
 import picocli.CommandLine;
 
 /**
@@ -85,7 +86,8 @@ class AdminCommandTest {
 
   @Test
   void shouldPostAResolutionWithTheTokenFromAFile() throws Exception {
-    Path file = Files.writeString(tmp.resolve("token"), TOKEN + "\n");
+    Path file = tmp.resolve("token");
+    SecretFiles.writeOwnerOnly(file, TOKEN + "\n");
 
     Run r = run(Map.of(), "--token-file", file.toString(), "resolve", "settled", "r-1", "t", "--tx", "ab".repeat(32),
         "--lt", "42", "--operator", "alice", "--reason", "OPS-17");
@@ -94,6 +96,19 @@ class AdminCommandTest {
     assertThat(seen).containsExactly("POST /admin/reconciliations/r-1/t/resolve auth=Bearer " + TOKEN
         + " body={\"outcome\":\"SETTLED\",\"txHash\":\"" + "ab".repeat(32)
         + "\",\"lt\":42,\"operator\":\"alice\",\"reason\":\"OPS-17\"}");
+  }
+
+  @Test
+  void shouldRefuseATokenFileOthersMayReadNamingTheFixAndSendNothing() throws Exception {
+    Path file = Files.writeString(tmp.resolve("token"), TOKEN + "\n");
+    Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+
+    Run r = run(Map.of(), "--token-file", file.toString(), "request", "r-1");
+
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("admin token file '" + file + "' may be read or written by group or others")
+        .contains("chmod 600 " + file).doesNotContain(TOKEN);
+    assertThat(seen).isEmpty();
   }
 
   @Test

@@ -6,11 +6,13 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.ton.address.ParsedAddress;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.keys.SecretFiles;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.wallet.Subwallets;
 import picocli.CommandLine;
@@ -34,7 +36,8 @@ class WalletsCommandTest {
 
   @Test
   void shouldPrintEachSubwalletsIdRawAndUserFriendlyAddresses() throws Exception {
-    Path secret = Files.writeString(tmp.resolve("seed.txt"), SEED + "\n");
+    Path secret = tmp.resolve("seed.txt");
+    SecretFiles.writeOwnerOnly(secret, SEED + "\n");
 
     int exit = run("wallets", "--from", "698983191", "--count", "3", "--testnet", "--wallet-secret-file",
         secret.toString());
@@ -60,11 +63,25 @@ class WalletsCommandTest {
 
   @Test
   void shouldRefuseAKeyFileThatHoldsNoKeyWithoutQuotingIt() throws Exception {
-    Path secret = Files.writeString(tmp.resolve("seed.txt"), "not-a-key-at-all");
+    Path secret = tmp.resolve("seed.txt");
+    SecretFiles.writeOwnerOnly(secret, "not-a-key-at-all");
 
     int exit = run("wallets", "--count", "1", "--wallet-secret-file", secret.toString());
 
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString()).contains("wallet secret file").doesNotContain("not-a-key-at-all");
+  }
+
+  @Test
+  void shouldRefuseAKeyFileOthersMayReadNamingTheFix() throws Exception {
+    Path secret = Files.writeString(tmp.resolve("seed.txt"), SEED);
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
+
+    int exit = run("wallets", "--count", "1", "--wallet-secret-file", secret.toString());
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).contains("wallet secret file '" + secret + "' may be read or written by group or others")
+        .contains("chmod 600 " + secret).doesNotContain(SEED);
+    assertThat(out.toString()).doesNotContain("698983191");
   }
 }

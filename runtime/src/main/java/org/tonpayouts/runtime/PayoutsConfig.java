@@ -19,6 +19,9 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.keys.SecretFiles;
+import org.tonpayouts.ton.keys.WalletKey;
+import org.tonpayouts.ton.keys.WalletSecrets;
 import org.tonpayouts.ton.wallet.Subwallets;
 
 /**
@@ -29,7 +32,10 @@ import org.tonpayouts.ton.wallet.Subwallets;
  * after the key: {@code kafka.bootstrap.servers} is {@code PAYOUTS_KAFKA_BOOTSTRAP_SERVERS}.
  * The wallet secret is not a key here: it is read by {@code WalletSecrets} from its own
  * environment variables or file ({@link #WALLET_SECRET_FILE_CONFIG}), so it never sits in a
- * properties file next to ordinary settings.
+ * properties file next to ordinary settings. Every other secret (database password, TON API key,
+ * admin token, verdict keys) is a key {@code K} given in the environment or, better, as the file
+ * {@code K.file} ({@link #secret}); every secret file goes through {@link SecretFiles}, which
+ * refuses one that group or others may read.
  */
 public final class PayoutsConfig extends AbstractConfig {
   public static final String ENV_PREFIX = "PAYOUTS_";
@@ -61,13 +67,17 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final String POSTGRES_USER_CONFIG = "postgres.user";
   private static final String POSTGRES_USER_DOC = "Ledger database user.";
   public static final String POSTGRES_PASSWORD_CONFIG = "postgres.password";
-  private static final String POSTGRES_PASSWORD_DOC = "Ledger database password.";
+  private static final String POSTGRES_PASSWORD_DOC =
+      "Ledger database password; give it in the environment (PAYOUTS_POSTGRES_PASSWORD) or, better, as"
+          + " postgres.password.file. Never logged.";
 
   public static final String TON_API_URL_CONFIG = "ton.api.url";
   private static final String TON_API_URL_DOC =
       "Base URL of the TON HTTP API v2 (toncenter, a self-hosted ton-http-api, or devnet); /api/v2/<method> is appended.";
   public static final String TON_API_KEY_CONFIG = "ton.api.key";
-  private static final String TON_API_KEY_DOC = "API key, sent only in the X-API-Key header. Empty: none.";
+  private static final String TON_API_KEY_DOC =
+      "API key, sent only in the X-API-Key header; give it in the environment (PAYOUTS_TON_API_KEY) or, better, as"
+          + " ton.api.key.file. Empty (and no file): none.";
   public static final String TON_API_RPS_CONFIG = "ton.api.requests.per.second";
   private static final String TON_API_RPS_DOC =
       "Client-side rate limit of this process. toncenter allows 1/s without a key and 10 to 100/s with one; the"
@@ -91,7 +101,9 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String WALLET_SUBWALLET_MAX_DOC = "Highest subwallet_id that requests may use.";
   public static final String WALLET_SECRET_FILE_CONFIG = "wallet.secret.file";
   private static final String WALLET_SECRET_FILE_DOC =
-      "File holding the 24-word mnemonic or the 64-hex seed. Empty: read TON_WALLET_MNEMONIC(_FILE) or TON_WALLET_SEED_HEX/_FILE.";
+      "File holding the 24-word mnemonic or the 64-hex seed, readable by the service's user only (chmod 600)."
+          + " Empty: read TON_WALLET_MNEMONIC_FILE or TON_WALLET_SEED_FILE (TON_WALLET_MNEMONIC and TON_WALLET_SEED_HEX"
+          + " holding the secret itself only with wallet.secret.inline.allowed).";
 
   public static final String TRANSFER_TTL_SECONDS_CONFIG = "transfer.valid.until.ttl.seconds";
   private static final String TRANSFER_TTL_SECONDS_DOC =
@@ -263,6 +275,34 @@ public final class PayoutsConfig extends AbstractConfig {
           + " to payout.audit, and the settlements of operators' resolutions to payout.settlements. While both outboxes"
           + " stay empty it waits twice as long after each run, up to 5 times this. Published at least"
           + " once (a crash between the send and its mark repeats it; consumers deduplicate on the audit id).";
+  // ---- secrets from files, and the TON API client's guards against a faulty or hostile node (issue 24) ----
+  public static final String POSTGRES_PASSWORD_FILE_CONFIG = "postgres.password.file";
+  private static final String POSTGRES_PASSWORD_FILE_DOC =
+      "File holding the ledger database password (surrounding whitespace ignored), used when postgres.password is"
+          + " empty; readable by the service's user only (chmod 600), or the process refuses to start.";
+  public static final String TON_API_KEY_FILE_CONFIG = "ton.api.key.file";
+  private static final String TON_API_KEY_FILE_DOC =
+      "File holding the TON API key (surrounding whitespace ignored), used when ton.api.key is empty; readable by"
+          + " the service's user only (chmod 600), or the process refuses to start.";
+  public static final String WALLET_SECRET_INLINE_ALLOWED_CONFIG = "wallet.secret.inline.allowed";
+  private static final String WALLET_SECRET_INLINE_ALLOWED_DOC =
+      "Accept the wallet secret itself in the environment (TON_WALLET_MNEMONIC, TON_WALLET_SEED_HEX), for the laptop"
+          + " demo's throwaway devnet key (docker-compose.yml) only. Off, such a variable stops streams-app: an"
+          + " environment is seen by child processes, crash reports and docker inspect; give the secret as a file.";
+  public static final String TON_API_INSECURE_HTTP_ALLOWED_CONFIG = "ton.api.insecure.http.allowed";
+  private static final String TON_API_INSECURE_HTTP_ALLOWED_DOC =
+      "Accept an http:// ton.api.url whose host is not loopback (localhost, 127.0.0.0/8, ::1). Off, such a URL stops"
+          + " the process: anyone on the path could read the API key and forge the answers verdicts rest on. Only for a"
+          + " network nobody else can read or change (the compose demo's devnet).";
+  public static final String TON_API_MAX_RESPONSE_BYTES_CONFIG = "ton.api.max.response.bytes";
+  private static final String TON_API_MAX_RESPONSE_BYTES_DOC =
+      "Largest TON API answer read, in bytes: a larger one (by its Content-Length, or once that many bytes arrived)"
+          + " fails its call, which is retried like a transport error, before it can fill the heap; all answers being"
+          + " read at once hold at most 4 times this. The default holds a full page of 1,024 heavy transactions"
+          + " (getBlockTransactionsExt). Answers are also refused when nested"
+          + " deeper than " + TonApiConfig.MAX_JSON_DEPTH + " levels, with a number longer than "
+          + TonApiConfig.MAX_JSON_NUMBER_LENGTH + " digits, or when a 2xx answer is not JSON (an HTML portal page).";
+
   /** The shortest admin token streams-app accepts. */
   public static final int ADMIN_TOKEN_MIN_LENGTH = 16;
 
@@ -347,7 +387,15 @@ public final class PayoutsConfig extends AbstractConfig {
       .define(OUTBOX_POLL_INTERVAL_MS_CONFIG, Type.LONG, 200L, Range.between(1L, 60_000L), Importance.LOW,
           OUTBOX_POLL_INTERVAL_MS_DOC)
       .define(VERDICT_MAC_KEYS_CONFIG, Type.PASSWORD, "", Importance.HIGH, VERDICT_MAC_KEYS_DOC)
-      .define(VERDICT_MAC_KEYS_FILE_CONFIG, Type.STRING, "", Importance.HIGH, VERDICT_MAC_KEYS_FILE_DOC);
+      .define(VERDICT_MAC_KEYS_FILE_CONFIG, Type.STRING, "", Importance.HIGH, VERDICT_MAC_KEYS_FILE_DOC)
+      // secrets from files, and the TON API client's guards (issue 24)
+      .define(POSTGRES_PASSWORD_FILE_CONFIG, Type.STRING, "", Importance.HIGH, POSTGRES_PASSWORD_FILE_DOC)
+      .define(TON_API_KEY_FILE_CONFIG, Type.STRING, "", Importance.HIGH, TON_API_KEY_FILE_DOC)
+      .define(WALLET_SECRET_INLINE_ALLOWED_CONFIG, Type.BOOLEAN, false, Importance.LOW, WALLET_SECRET_INLINE_ALLOWED_DOC)
+      .define(TON_API_INSECURE_HTTP_ALLOWED_CONFIG, Type.BOOLEAN, false, Importance.LOW,
+          TON_API_INSECURE_HTTP_ALLOWED_DOC)
+      .define(TON_API_MAX_RESPONSE_BYTES_CONFIG, Type.LONG, TonApiConfig.DEFAULT_MAX_RESPONSE_BYTES,
+          Range.between(64L * 1024, 1024L * 1024 * 1024), Importance.LOW, TON_API_MAX_RESPONSE_BYTES_DOC);
 
   public PayoutsConfig(Map<?, ?> values) {
     super(CONFIG, values, false);
@@ -355,6 +403,7 @@ public final class PayoutsConfig extends AbstractConfig {
       throw new ConfigException(WALLET_SUBWALLET_MIN_CONFIG, subwalletMin(),
           "must not be above " + WALLET_SUBWALLET_MAX_CONFIG + " (" + subwalletMax() + ")");
     }
+    tonApi(Optional.empty()); // the URL and the client's limits, checked now; the key file is read when used
   }
 
   /**
@@ -421,6 +470,22 @@ public final class PayoutsConfig extends AbstractConfig {
     return file.isBlank() ? Optional.empty() : Optional.of(Path.of(file));
   }
 
+  /**
+   * The payout wallets' key: from {@value #WALLET_SECRET_FILE_CONFIG}, else from the {@code TON_WALLET_*}
+   * variables of {@code env} ({@code WalletSecrets}), the secret itself in the environment only with
+   * {@value #WALLET_SECRET_INLINE_ALLOWED_CONFIG}.
+   *
+   * @throws ConfigException naming the variable or file and the fix, never the secret
+   */
+  public WalletKey walletKey(Map<String, String> env) {
+    try {
+      return walletSecretFile().map(WalletSecrets::fromFile).orElseGet(() -> WalletSecrets.fromEnvironment(env,
+          getBoolean(WALLET_SECRET_INLINE_ALLOWED_CONFIG) ? WalletSecrets.Inline.ALLOWED : WalletSecrets.Inline.REFUSED));
+    } catch (IllegalArgumentException e) {
+      throw configException(e);
+    }
+  }
+
   public Duration validUntilTtl() {
     return Duration.ofSeconds(getInt(TRANSFER_TTL_SECONDS_CONFIG));
   }
@@ -484,8 +549,14 @@ public final class PayoutsConfig extends AbstractConfig {
     return getString(POSTGRES_USER_CONFIG);
   }
 
+  /**
+   * {@value #POSTGRES_PASSWORD_CONFIG}, else the content of {@value #POSTGRES_PASSWORD_FILE_CONFIG}; empty
+   * when neither is set.
+   *
+   * @throws ConfigException when the file is missing, empty or readable by group or others
+   */
   public String postgresPassword() {
-    return getPassword(POSTGRES_PASSWORD_CONFIG).value();
+    return secret(POSTGRES_PASSWORD_CONFIG, POSTGRES_PASSWORD_FILE_CONFIG).map(Secret::value).orElse("");
   }
 
   public int maxAttempts() {
@@ -552,25 +623,13 @@ public final class PayoutsConfig extends AbstractConfig {
    *     {@value #ADMIN_TOKEN_MIN_LENGTH} characters (the message never shows the token)
    */
   public Optional<String> adminToken() {
-    Password direct = getPassword(ADMIN_TOKEN_CONFIG);
-    String token;
-    String source;
-    if (direct != null && !direct.value().isBlank()) {
-      token = direct.value().strip();
-      source = envName(ADMIN_TOKEN_CONFIG);
-    } else if (!getString(ADMIN_TOKEN_FILE_CONFIG).isBlank()) {
-      Path file = Path.of(getString(ADMIN_TOKEN_FILE_CONFIG));
-      try {
-        token = Files.readString(file).strip();
-      } catch (IOException e) {
-        throw new ConfigException("cannot read " + ADMIN_TOKEN_FILE_CONFIG + " " + file + ": " + e);
-      }
-      source = ADMIN_TOKEN_FILE_CONFIG + " " + file;
-    } else {
+    Optional<Secret> secret = secret(ADMIN_TOKEN_CONFIG, ADMIN_TOKEN_FILE_CONFIG);
+    if (secret.isEmpty()) {
       return Optional.empty();
     }
+    String token = secret.get().value().strip();
     if (token.length() < ADMIN_TOKEN_MIN_LENGTH) {
-      throw new ConfigException("the admin token from " + source + " has " + token.length()
+      throw new ConfigException("the admin token from " + secret.get().source() + " has " + token.length()
           + " characters; use at least " + ADMIN_TOKEN_MIN_LENGTH + " (e.g. openssl rand -hex 32)");
     }
     return Optional.of(token);
@@ -581,16 +640,38 @@ public final class PayoutsConfig extends AbstractConfig {
    * {@value #VERDICT_MAC_KEYS_FILE_CONFIG}, with where they came from; empty when neither is set.
    */
   public Optional<Secret> verdictMacKeys() {
-    Password direct = getPassword(VERDICT_MAC_KEYS_CONFIG);
+    return secret(VERDICT_MAC_KEYS_CONFIG, VERDICT_MAC_KEYS_FILE_CONFIG);
+  }
+
+  /**
+   * The secret {@code key} as given (the environment, normally), else the content of the file named
+   * by {@code fileKey} (surrounding whitespace dropped), with where it came from; empty when neither
+   * is set.
+   *
+   * @throws ConfigException when the file is missing, empty or readable by group or others (the
+   *     message names the file and says {@code chmod 600}; it never shows the secret)
+   */
+  public Optional<Secret> secret(String key, String fileKey) {
+    Password direct = getPassword(key);
     if (direct != null && !direct.value().isBlank()) {
-      return Optional.of(new Secret(direct.value(), envName(VERDICT_MAC_KEYS_CONFIG)));
+      return Optional.of(new Secret(direct.value(), envName(key)));
     }
-    String file = getString(VERDICT_MAC_KEYS_FILE_CONFIG);
+    String file = getString(fileKey);
     if (file.isBlank()) {
       return Optional.empty();
     }
-    return Optional.of(new Secret(SecretFiles.read(VERDICT_MAC_KEYS_FILE_CONFIG, Path.of(file)),
-        VERDICT_MAC_KEYS_FILE_CONFIG + " " + file));
+    try {
+      return Optional.of(new Secret(SecretFiles.read(fileKey, Path.of(file)), fileKey + " " + file));
+    } catch (IllegalArgumentException e) {
+      throw configException(e);
+    }
+  }
+
+  /** A refusal of the secret readers (which know no Kafka) as the ConfigException start-up turns into one line. */
+  private static ConfigException configException(IllegalArgumentException e) {
+    ConfigException config = new ConfigException(e.getMessage());
+    config.initCause(e);
+    return config;
   }
 
   /** A secret's text and where it came from (for messages; the text is never printed). */
@@ -606,13 +687,33 @@ public final class PayoutsConfig extends AbstractConfig {
     return Duration.ofMillis(getLong(OUTBOX_POLL_INTERVAL_MS_CONFIG));
   }
 
-  /** Settings of the TON HTTP API client; the key stays wrapped until the client puts it in a header. */
+  /**
+   * Settings of the TON HTTP API client, the key from {@value #TON_API_KEY_CONFIG} or
+   * {@value #TON_API_KEY_FILE_CONFIG}; the key stays wrapped until the client puts it in a header.
+   *
+   * @throws ConfigException when the key file is missing, empty or readable by group or others
+   */
   public TonApiConfig tonApi() {
-    Password key = getPassword(TON_API_KEY_CONFIG);
-    Optional<String> apiKey = key == null || key.value().isBlank() ? Optional.empty() : Optional.of(key.value());
-    TonApiConfig defaults = TonApiConfig.of(URI.create(getString(TON_API_URL_CONFIG)));
-    return new TonApiConfig(defaults.baseUrl(), apiKey, getDouble(TON_API_RPS_CONFIG),
-        Duration.ofMillis(getLong(TON_API_TIMEOUT_MS_CONFIG)), defaults.maxReadAttempts(), defaults.retryBackoff(),
-        getInt(TON_API_MAX_IN_FLIGHT_CONFIG));
+    return tonApi(secret(TON_API_KEY_CONFIG, TON_API_KEY_FILE_CONFIG).map(Secret::value));
+  }
+
+  private TonApiConfig tonApi(Optional<String> apiKey) {
+    String url = getString(TON_API_URL_CONFIG);
+    try {
+      URI baseUrl = URI.create(url);
+      boolean plainHttpAllowed = getBoolean(TON_API_INSECURE_HTTP_ALLOWED_CONFIG);
+      if (!plainHttpAllowed && TonApiConfig.isPlainHttpToRemoteHost(baseUrl)) {
+        throw new ConfigException(TON_API_URL_CONFIG + " " + url + " is plain http to " + baseUrl.getHost()
+            + ", which is not a loopback address: anyone on the path could read the API key and forge the answers"
+            + " verdicts rest on. Use https://, or set " + TON_API_INSECURE_HTTP_ALLOWED_CONFIG + "=true for a network"
+            + " nobody else can read or change");
+      }
+      TonApiConfig defaults = TonApiConfig.of(URI.create("http://127.0.0.1"));
+      return new TonApiConfig(baseUrl, apiKey, getDouble(TON_API_RPS_CONFIG),
+          Duration.ofMillis(getLong(TON_API_TIMEOUT_MS_CONFIG)), defaults.maxReadAttempts(), defaults.retryBackoff(),
+          getInt(TON_API_MAX_IN_FLIGHT_CONFIG), getLong(TON_API_MAX_RESPONSE_BYTES_CONFIG), plainHttpAllowed);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(TON_API_URL_CONFIG, url, e.getMessage());
+    }
   }
 }

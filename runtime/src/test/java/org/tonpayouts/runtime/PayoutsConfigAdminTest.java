@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tonpayouts.ton.keys.SecretFiles;
 
 class PayoutsConfigAdminTest {
   private static final String TOKEN = "0123456789abcdef0123456789abcdef";
@@ -29,7 +30,8 @@ class PayoutsConfigAdminTest {
 
   @Test
   void shouldTakeTheTokenFromTheEnvironmentBeforeTheFile() throws Exception {
-    Path file = Files.writeString(tmp.resolve("token"), "  from-the-file-0123456789\n");
+    Path file = tmp.resolve("token");
+    SecretFiles.writeOwnerOnly(file, "  from-the-file-0123456789\n");
 
     PayoutsConfig both = PayoutsConfig.load(Optional.empty(), Map.of("PAYOUTS_ADMIN_PORT", "8090",
         "PAYOUTS_ADMIN_TOKEN", TOKEN, "PAYOUTS_ADMIN_TOKEN_FILE", file.toString()));
@@ -51,6 +53,6 @@ class PayoutsConfigAdminTest {
         .hasMessageContaining("10 characters").hasMessageContaining("at least 16")
         .hasMessageNotContaining("secret-123");
     assertThatThrownBy(missing::adminToken).isInstanceOf(ConfigException.class)
-        .hasMessageContaining("cannot read admin.token.file");
+        .hasMessage("admin.token.file '" + tmp.resolve("absent") + "' does not exist or is not a regular file");
   }
 }

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.apache.kafka.common.config.ConfigException;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.runtime.ops.DatabaseCheck;
@@ -18,15 +19,16 @@ import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.CommonPool;
 import org.tonpayouts.ton.api.TonApiClient;
+import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.keys.WalletKey;
-import org.tonpayouts.ton.keys.WalletSecrets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 /**
  * Entry point of the streams-app process. At start it refuses to run (exit 2, one line saying why)
- * when the TON API node's clock is off, the ledger database cannot be reached or migrated, or a
+ * when a setting or a secret is wrong (a secret file others may read, the wallet secret inline in the
+ * environment), the TON API node's clock is off, the ledger database cannot be reached or migrated, or a
  * topic is missing; then it serves metrics and health on {@code metrics.port} and runs until
  * SIGTERM (clean close, leaving the group) or a fatal Kafka Streams error (exit 1).
  * {@code streams-app topics} creates the topics. With {@code admin.port} set it also serves the admin
@@ -55,16 +57,26 @@ public final class StreamsAppMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PayoutsConfig config = PayoutsConfig.load(Optional.ofNullable(configFile), System.getenv());
-    WalletKey key = config.walletSecretFile().map(WalletSecrets::fromFile)
-        .orElseGet(() -> WalletSecrets.fromEnvironment(System.getenv()));
+    PayoutsConfig config;
+    WalletKey key;
+    TonApiConfig apiConfig;
+    String ledgerPassword;
+    try {
+      // every secret is read now, so a loose secret file or an inline key stops the start with one line
+      config = PayoutsConfig.load(Optional.ofNullable(configFile), System.getenv());
+      key = config.walletKey(System.getenv());
+      apiConfig = config.tonApi();
+      ledgerPassword = config.postgresPassword();
+    } catch (ConfigException e) {
+      return PayoutProcess.refuse(PROCESS, new StartupException(e.getMessage(), e));
+    }
     Clock clock = Clock.systemUTC();
     try (ProcessMetrics metrics = new ProcessMetrics(PROCESS);
-        TonApiClient api = new TonApiClient(config.tonApi(), metrics.registry())) {
+        TonApiClient api = new TonApiClient(apiConfig, metrics.registry())) {
       PayoutProcess process = new PayoutProcess(PROCESS, config, Optional.ofNullable(configFile), metrics, clock);
       try {
         process.verifyNodeClock(api);
-        try (HikariDataSource dataSource = ledgerPool(config);
+        try (HikariDataSource dataSource = ledgerPool(config, ledgerPassword);
             StreamsApp app = ledgerReady(config, () -> new StreamsApp(config, key, api, dataSource, clock,
                 new PayoutMetrics(metrics.registry())))) {
           dataSource.setMetricRegistry(metrics.registry());
@@ -78,9 +90,9 @@ public final class StreamsAppMain implements Callable<Integer> {
     }
   }
 
-  private static HikariDataSource ledgerPool(PayoutsConfig config) {
+  private static HikariDataSource ledgerPool(PayoutsConfig config, String password) {
     return ledgerReady(config, () -> Ledger.pooledDataSource(config.postgresUrl(), config.postgresUser(),
-        config.postgresPassword(), LEDGER_POOL_SIZE));
+        password, LEDGER_POOL_SIZE));
   }
 
   /**

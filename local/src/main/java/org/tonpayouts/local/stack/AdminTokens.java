@@ -2,12 +2,10 @@ package org.tonpayouts.local.stack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import org.tonpayouts.ton.keys.SecretFiles;
 
 /** The local stack's admin token: random per run, kept in a file only its owner can read. */
 final class AdminTokens {
@@ -21,13 +19,7 @@ final class AdminTokens {
     RANDOM.nextBytes(bytes);
     String token = HexFormat.of().formatHex(bytes);
     try {
-      Files.deleteIfExists(file);
-      try {
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      } catch (UnsupportedOperationException e) {
-        Files.createFile(file);
-      }
-      Files.writeString(file, token + "\n", StandardCharsets.UTF_8);
+      SecretFiles.writeOwnerOnly(file, token + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the admin token file " + file, e);
     }

@@ -12,12 +12,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.tonpayouts.runtime.PayoutsConfig;
-import org.tonpayouts.ton.keys.WalletSecrets;
+import org.tonpayouts.ton.keys.SecretFiles;
 
 /**
  * Writes the configuration of the two child processes into the run directory: a PayoutsConfig
- * properties file and a Logback file each. Secrets (wallet seed, API key, database password) go
- * only into the child's environment, never into a file, a command line or a log.
+ * properties file and a Logback file each. The wallet seed and the verdict key go into files of the
+ * run directory only their owner can read (as production gives them: an inline key is refused), the
+ * other secrets (API key, database password, admin token) into the child's environment; none into
+ * a properties file, a command line or a log.
  */
 public final class ChildConfig {
   public static final String STREAMS_APP = "streams-app";
@@ -100,27 +102,28 @@ public final class ChildConfig {
     if (!Files.exists(file)) {
       byte[] key = new byte[32];
       new java.security.SecureRandom().nextBytes(key);
-      try {
-        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-      } catch (UnsupportedOperationException e) {
-        writeString(file, ""); // a file system without POSIX permissions
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot create " + file, e);
-      }
-      writeString(file, "# the verdict key of this local run (verdict.mac.keys.file of both children)\nlocal:"
+      writeOwnerOnly(file, "# the verdict key of this local run (verdict.mac.keys.file of both children)\nlocal:"
           + java.util.HexFormat.of().formatHex(key) + "\n");
     }
     return file;
   }
 
-  /** Writes streams-app's files; the wallet seed (devnet runs) goes into its environment. No metrics endpoint. */
+  /** The run's wallet seed file (wallet.secret.file of streams-app), written once; devnet runs only. */
+  private synchronized Path walletSeedFile(String seedHex) {
+    Path file = run.file("wallet-seed");
+    if (!Files.exists(file)) {
+      writeOwnerOnly(file, seedHex + "\n");
+    }
+    return file;
+  }
+
+  /** Writes streams-app's files; the wallet seed (devnet runs) goes into an owner-only file. No metrics endpoint. */
   public ChildSpec streamsApp(Path jar) {
     return streamsApp(jar, 0);
   }
 
   /**
-   * Writes streams-app's files; the wallet seed (devnet runs) goes into its environment.
+   * Writes streams-app's files; the wallet seed (devnet runs) goes into an owner-only file.
    *
    * @param metricsPort its {@code metrics.port} (metrics and health), 0 for none
    */
@@ -143,9 +146,9 @@ public final class ChildConfig {
       Map<String, String> instanceSettings) {
     Map<String, String> props = common(instance, metricsPort);
     props.putAll(instanceSettings);
-    settings.walletSecretFile().ifPresent(f -> props.put(PayoutsConfig.WALLET_SECRET_FILE_CONFIG, f.toString()));
+    settings.walletSecretFile().or(() -> secrets.walletSeedHex().map(this::walletSeedFile))
+        .ifPresent(f -> props.put(PayoutsConfig.WALLET_SECRET_FILE_CONFIG, f.toString()));
     Map<String, String> env = commonEnv();
-    secrets.walletSeedHex().ifPresent(seed -> env.put(WalletSecrets.SEED_ENV, seed));
     admin.ifPresent(a -> {
       props.put(PayoutsConfig.ADMIN_PORT_CONFIG, Integer.toString(a.port()));
       env.put(PayoutsConfig.envName(PayoutsConfig.ADMIN_TOKEN_CONFIG), a.token());
@@ -266,7 +269,16 @@ public final class ChildConfig {
     Properties p = new Properties();
     p.putAll(props);
     try (OutputStream out = Files.newOutputStream(file)) {
-      p.store(out, name + " configuration written by the local stack launcher; secrets are passed in the environment");
+      p.store(out, name + " configuration written by the local stack launcher; secrets are in owner-only files or"
+          + " the environment");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private static void writeOwnerOnly(Path file, String content) {
+    try {
+      SecretFiles.writeOwnerOnly(file, content);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }

@@ -1,19 +1,17 @@
 package org.tonpayouts.local.stack;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Optional;
+import org.tonpayouts.ton.keys.SecretFiles;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.keys.WalletSecrets;
 
 /**
  * The wallet key of a run: a fresh random test seed on devnet (handed to streams-app only through
- * its environment), or the operator's secret file for an external API (handed over by path).
+ * an owner-only file of the run directory), or the operator's secret file for an external API
+ * (handed over by path).
  */
 public final class RunKey {
   private final WalletKey key;
@@ -44,7 +42,7 @@ public final class RunKey {
     return key;
   }
 
-  /** The seed for the child's environment (random keys only). */
+  /** The seed for the child's seed file (random keys only). */
   public Optional<String> seedHex() {
     return seedHex;
   }
@@ -53,17 +51,12 @@ public final class RunKey {
     return secretFile;
   }
 
-  /** Reads an API key file (trimmed); the key is a secret and goes only into child environments. */
+  /**
+   * Reads an API key file (trimmed; refused when others may read it); the key is a secret and goes
+   * only into child environments.
+   */
   public static String readApiKey(Path file) {
-    try {
-      String key = Files.readString(file, StandardCharsets.UTF_8).strip();
-      if (key.isEmpty()) {
-        throw new IllegalArgumentException("API key file " + file + " is empty");
-      }
-      return key;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the API key file " + file, e);
-    }
+    return SecretFiles.read("API key file", file);
   }
 
   /** Shows the public key only. */

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -37,7 +38,7 @@ class ChildConfigTest {
   }
 
   @Test
-  void shouldWriteNoSecretIntoAnyFileOrCommandLine() throws Exception {
+  void shouldWriteSecretsOnlyIntoOwnerOnlyFilesAndNoneIntoACommandLine() throws Exception {
     RunDirectory run = RunDirectory.create(tmp, clock);
     ChildConfig config = childConfig(run);
 
@@ -48,7 +49,13 @@ class ChildConfigTest {
       List<Path> written = files.filter(Files::isRegularFile).toList();
       assertThat(written).extracting(p -> p.getFileName().toString())
           .contains("streams-app.properties", "chain-poller.properties", "streams-app-logback.xml");
+      assertThat(written).extracting(p -> p.getFileName().toString()).contains("wallet-seed", "verdict-keys");
       for (Path file : written) {
+        if (List.of("wallet-seed", "verdict-keys").contains(file.getFileName().toString())) {
+          assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).as(file.toString())
+              .isEqualTo("rw-------");
+          continue;
+        }
         assertThat(Files.readString(file, StandardCharsets.UTF_8)).as(file.toString())
             .doesNotContain(SEED).doesNotContain(API_KEY).doesNotContain(DB_PASSWORD);
       }
@@ -64,15 +71,21 @@ class ChildConfigTest {
   }
 
   @Test
-  void shouldHandTheSeedOnlyToStreamsAppAndTheRestToBothThroughTheirEnvironment() {
+  void shouldHandTheSeedOnlyToStreamsAppAsAFileAndTheRestToBothThroughTheirEnvironment() {
     RunDirectory run = RunDirectory.create(tmp, clock);
     ChildConfig config = childConfig(run);
 
     ChildSpec streamsApp = config.streamsApp(tmp.resolve("streams-app.jar"));
     ChildSpec poller = config.chainPoller(tmp.resolve("chain-poller.jar"));
 
-    assertThat(WalletSecrets.fromEnvironment(streamsApp.env())).isEqualTo(WalletKey.fromSeedHex(SEED));
+    PayoutsConfig streamsAppConfig = PayoutsConfig.load(Optional.of(streamsApp.configFile()), streamsApp.env());
+    assertThat(streamsAppConfig.getBoolean(PayoutsConfig.WALLET_SECRET_INLINE_ALLOWED_CONFIG))
+        .as("the local stack needs no inline key").isFalse();
+    assertThat(streamsAppConfig.walletKey(streamsApp.env())).isEqualTo(WalletKey.fromSeedHex(SEED));
+    assertThat(streamsApp.env()).doesNotContainKey(WalletSecrets.SEED_ENV);
     assertThat(poller.env()).doesNotContainKey(WalletSecrets.SEED_ENV);
+    assertThat(PayoutsConfig.load(Optional.of(poller.configFile()), poller.env()).walletSecretFile())
+        .as("chain-poller never signs").isEmpty();
     for (ChildSpec spec : List.of(streamsApp, poller)) {
       PayoutsConfig loaded = PayoutsConfig.load(Optional.of(spec.configFile()), spec.env());
       assertThat(loaded.bootstrapServers()).isEqualTo("127.0.0.1:9092");

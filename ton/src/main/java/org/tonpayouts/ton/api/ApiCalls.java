@@ -44,6 +44,8 @@ final class ApiCalls implements AutoCloseable {
   /** {@link TonApiConfig#maxInFlight()}: an attempt holds a permit from its request to its answer. */
   private final AsyncPermits inFlight;
   private final AtomicLong requestsSent = new AtomicLong();
+  /** What the answers being read hold together ({@link BoundedBody}). */
+  private final AnswerBudget answerBudget;
   private volatile boolean closed;
 
   ApiCalls(TonApiConfig config, HttpClient http, ResponseParser parser, TonApiMetrics metrics) {
@@ -58,6 +60,12 @@ final class ApiCalls implements AutoCloseable {
     });
     this.limiter = new RequestRateLimiter(config.requestsPerSecond(), scheduler);
     this.inFlight = new AsyncPermits(config.maxInFlight());
+    this.answerBudget = AnswerBudget.forCap(config.maxResponseBytes());
+  }
+
+  /** Bytes the answers being read hold now (0 when none is). */
+  long answerBytesHeld() {
+    return answerBudget.held();
   }
 
   /** HTTP requests started so far, retries included. */
@@ -100,7 +108,7 @@ final class ApiCalls implements AutoCloseable {
     try {
       response = limiter.acquire().thenCompose(permit -> inFlight.run(() -> {
         startedAt[0] = System.nanoTime();
-        return exchange(method, request, attempt);
+        return exchange(method, request, send, attempt);
       }));
     } catch (RejectedExecutionException e) {
       result.completeExceptionally(new IllegalStateException("TonApiClient is closed", e));
@@ -166,11 +174,17 @@ final class ApiCalls implements AutoCloseable {
     return delay;
   }
 
-  /** One HTTP exchange, bounded by {@code callTimeout} end to end (the request timeout alone stops at the headers). */
-  private CompletableFuture<HttpResponse<byte[]>> exchange(String method, HttpRequest request, int attempt) {
+  /**
+   * One HTTP exchange, bounded by {@code callTimeout} end to end, body included (the request's own
+   * timeout stops at the headers, so a node dripping its answer byte by byte would hold the call
+   * forever), and by {@code maxResponseBytes} in size ({@link BoundedBody}).
+   */
+  private CompletableFuture<HttpResponse<byte[]>> exchange(String method, HttpRequest request, boolean send,
+      int attempt) {
     long start = System.nanoTime();
     requestsSent.incrementAndGet();
-    CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+    CompletableFuture<HttpResponse<byte[]>> answer =
+        http.sendAsync(request, new BoundedBody(method, config.maxResponseBytes(), send, answerBudget));
     CompletableFuture<HttpResponse<byte[]>> bounded =
         answer.copy().orTimeout(config.callTimeout().toNanos(), TimeUnit.NANOSECONDS);
     return bounded.whenComplete((r, e) -> {

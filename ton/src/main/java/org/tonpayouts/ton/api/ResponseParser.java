@@ -1,5 +1,6 @@
 package org.tonpayouts.ton.api;
 
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -56,7 +57,7 @@ final class ResponseParser {
    * @param retryAfter the {@code Retry-After} header, if any
    */
   JsonNode unwrap(String method, int status, byte[] body, Optional<String> retryAfter, boolean send) {
-    JsonNode root = parseOrNull(body);
+    JsonNode root = parseOrNull(method, status, body, send);
     boolean success = status >= 200 && status < 300;
     if (success && root != null && root.path("ok").asBoolean(false)) {
       JsonNode result = root.get("result");
@@ -89,13 +90,20 @@ final class ResponseParser {
     throw new ApiErrorException(method, status, code, text, send && effective >= 500);
   }
 
-  private JsonNode parseOrNull(byte[] body) {
+  /**
+   * The answer's JSON object; null when it is not one (an error page, a truncated answer). An
+   * answer beyond the mapper's read constraints (too deep, a number too long) is refused.
+   */
+  private JsonNode parseOrNull(String method, int status, byte[] body, boolean send) {
     if (body == null || body.length == 0) {
       return null;
     }
     try {
       JsonNode node = mapper.readTree(body);
       return node != null && node.isObject() ? node : null;
+    } catch (StreamConstraintsException e) {
+      throw new RefusedAnswerException(method, status, "the answer breaks the client's JSON limits: "
+          + e.getOriginalMessage(), e, send);
     } catch (IOException e) {
       return null;
     }

@@ -1,5 +1,7 @@
 package org.tonpayouts.ton.api;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -43,7 +45,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
 
   private final TonApiConfig config;
   private final ApiCalls calls;
-  private final ObjectMapper json = new ObjectMapper();
+  private final ObjectMapper json;
   private final ResponseParser parser;
   private final String apiRoot;
   private final HttpClient.Version version;
@@ -75,6 +77,7 @@ public final class TonApiClient implements TonApi, AutoCloseable {
   /** Uses {@code http} for the requests and records them in {@code registry} (null: nowhere). */
   public TonApiClient(TonApiConfig config, HttpClient http, MeterRegistry registry) {
     this.config = Objects.requireNonNull(config, "config");
+    this.json = boundedJson(config);
     this.parser = new ResponseParser(json, config.apiKey());
     this.calls = new ApiCalls(config, Objects.requireNonNull(http, "http"), parser, new TonApiMetrics(registry));
     this.apiRoot = apiRoot(config.baseUrl());
@@ -82,6 +85,21 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     this.version = "https".equalsIgnoreCase(config.baseUrl().getScheme())
         ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
     CommonPool.problem().ifPresent(log::warn);
+  }
+
+  /**
+   * JSON read within limits no honest answer reaches ({@link TonApiConfig#MAX_JSON_DEPTH} levels,
+   * {@link TonApiConfig#MAX_JSON_NUMBER_LENGTH} digits, no string or document beyond the answer cap),
+   * so a hostile answer costs neither deep recursion nor a number parse of megabytes.
+   */
+  private static ObjectMapper boundedJson(TonApiConfig config) {
+    int maxLength = (int) config.maxResponseBytes();
+    return new ObjectMapper(JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
+        .maxNestingDepth(TonApiConfig.MAX_JSON_DEPTH)
+        .maxNumberLength(TonApiConfig.MAX_JSON_NUMBER_LENGTH)
+        .maxStringLength(maxLength)
+        .maxDocumentLength(maxLength)
+        .build()).build());
   }
 
   private static String apiRoot(URI base) {

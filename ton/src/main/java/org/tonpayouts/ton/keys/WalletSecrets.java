@@ -1,8 +1,5 @@
 package org.tonpayouts.ton.keys;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +10,10 @@ import java.util.regex.Pattern;
 
 /**
  * Loads the payout wallets' secret from environment variables or files. Errors name the variable
- * or file that is wrong and why, never its value.
+ * or file that is wrong and why, never its value. Files are read through {@link SecretFiles}, so
+ * one that group or others may read is refused; a secret held in the environment itself
+ * ({@value #MNEMONIC_ENV}, {@value #SEED_ENV}) is accepted only where the caller allows it (the
+ * laptop demo): an environment is seen by child processes, crash reports and {@code docker inspect}.
  */
 public final class WalletSecrets {
   public static final String MNEMONIC_ENV = "TON_WALLET_MNEMONIC";
@@ -26,17 +26,24 @@ public final class WalletSecrets {
 
   private WalletSecrets() {}
 
-  /** The key from the process environment ({@link #fromEnvironment(Map)} of {@code System.getenv()}). */
-  public static WalletKey fromEnvironment() {
-    return fromEnvironment(System.getenv());
+  /** Whether the secret itself may sit in the environment ({@value #MNEMONIC_ENV}, {@value #SEED_ENV}). */
+  public enum Inline {
+    /** Only the {@code _FILE} variables: every deployment but the laptop demo. */
+    REFUSED,
+    /** The demo's throwaway devnet key may be given inline. */
+    ALLOWED
   }
 
   /**
    * The key named by exactly one of {@value #MNEMONIC_ENV}, {@value #MNEMONIC_FILE_ENV},
    * {@value #SEED_ENV}, {@value #SEED_FILE_ENV} (blank counts as unset). File contents are trimmed.
+   *
+   * @param inline whether {@value #MNEMONIC_ENV} and {@value #SEED_ENV} are accepted; refused, they
+   *     stop with a message naming the variable and its {@code _FILE} variant
    */
-  public static WalletKey fromEnvironment(Map<String, String> env) {
+  public static WalletKey fromEnvironment(Map<String, String> env, Inline inline) {
     Objects.requireNonNull(env, "env");
+    Objects.requireNonNull(inline, "inline");
     List<String> set = new ArrayList<>();
     for (String name : ALL) {
       String v = env.get(name);
@@ -54,12 +61,18 @@ public final class WalletSecrets {
     }
     String name = set.get(0);
     String value = env.get(name);
+    if (inline == Inline.REFUSED && (name.equals(MNEMONIC_ENV) || name.equals(SEED_ENV))) {
+      String fileVariable = name.equals(MNEMONIC_ENV) ? MNEMONIC_FILE_ENV : SEED_FILE_ENV;
+      throw new IllegalArgumentException(name + " holds the wallet secret itself in the environment, which is"
+          + " refused outside the laptop demo: put the secret in a file only the service's user can read"
+          + " (chmod 600 <file>) and set " + fileVariable + " to its path instead of " + name);
+    }
     try {
       return switch (name) {
         case MNEMONIC_ENV -> WalletKey.fromMnemonic(value);
         case SEED_ENV -> WalletKey.fromSeedHex(value);
-        case MNEMONIC_FILE_ENV -> WalletKey.fromMnemonic(read(pathOf(value, name, MNEMONIC_ENV)));
-        case SEED_FILE_ENV -> WalletKey.fromSeedHex(read(pathOf(value, name, SEED_ENV)));
+        case MNEMONIC_FILE_ENV -> WalletKey.fromMnemonic(read(pathOf(value, name)));
+        case SEED_FILE_ENV -> WalletKey.fromSeedHex(read(pathOf(value, name)));
         default -> throw new IllegalStateException("unhandled variable " + name);
       };
     } catch (IllegalArgumentException e) {
@@ -68,7 +81,10 @@ public final class WalletSecrets {
     }
   }
 
-  /** The key in {@code file}: 24 words are a mnemonic, 64 hex digits a seed. */
+  /**
+   * The key in {@code file}: 24 words are a mnemonic, 64 hex digits a seed. A file group or others
+   * may read is refused ({@link SecretFiles}).
+   */
   public static WalletKey fromFile(Path file) {
     Objects.requireNonNull(file, "file");
     String content = read(file);
@@ -90,11 +106,12 @@ public final class WalletSecrets {
    * The path in a *_FILE variable. A value that looks like the secret itself (words, or 64 hex
    * digits) is a misconfiguration whose error must not quote it.
    */
-  private static Path pathOf(String value, String variable, String secretVariable) {
+  private static Path pathOf(String value, String variable) {
     String v = value.strip();
     if (v.chars().anyMatch(Character::isWhitespace) || HEX_SEED.matcher(v).matches()) {
       throw new IllegalArgumentException("the value is not a file path: it looks like the secret itself"
-          + " (set " + secretVariable + " for an inline secret, or " + variable + " to a file path)");
+          + " (put the secret in a file only the service's user can read, chmod 600, and set " + variable
+          + " to its path)");
     }
     try {
       return Path.of(v);
@@ -104,20 +121,6 @@ public final class WalletSecrets {
   }
 
   private static String read(Path file) {
-    String where = "file '" + file + "'";
-    if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException("wallet secret " + where + " does not exist or is not a regular file");
-    }
-    String content;
-    try {
-      content = Files.readString(file, StandardCharsets.UTF_8).strip();
-    } catch (IOException e) {
-      // IOException messages name the file and the reason, never the content.
-      throw new IllegalArgumentException("wallet secret " + where + " is unreadable: " + e, e);
-    }
-    if (content.isEmpty()) {
-      throw new IllegalArgumentException("wallet secret " + where + " is empty");
-    }
-    return content;
+    return SecretFiles.read("wallet secret file", file);
   }
 }

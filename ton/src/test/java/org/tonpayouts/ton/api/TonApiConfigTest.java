@@ -50,4 +50,31 @@ class TonApiConfigTest {
     assertThatThrownBy(() -> TonApiConfig.of(TONCENTER).withMaxInFlight(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxInFlight");
   }
+
+  @Test
+  void shouldRefusePlainHttpToAHostThatIsNotLoopbackUnlessAllowed() {
+    assertThatThrownBy(() -> TonApiConfig.of(URI.create("http://toncenter.com")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("baseUrl http://toncenter.com is plain http to toncenter.com, which is not a loopback address:"
+            + " anyone on the path could read the API key and forge the answers verdicts rest on. Use https, or allow"
+            + " plain http explicitly for a network you trust");
+    for (String host : new String[] {"localhost", "LOCALHOST", "127.0.0.1", "127.255.0.9", "[::1]"}) {
+      assertThat(TonApiConfig.of(URI.create("http://" + host + ":8081")).plainHttpAllowed()).as(host).isFalse();
+    }
+    for (String host : new String[] {"10.0.0.1", "128.0.0.1", "localhost.evil.example", "[::2]", "0.0.0.0"}) {
+      assertThat(TonApiConfig.isPlainHttpToRemoteHost(URI.create("http://" + host + ":8081"))).as(host).isTrue();
+    }
+    TonApiConfig remote = new TonApiConfig(URI.create("http://devnet:8081"), java.util.Optional.empty(), 10,
+        Duration.ofSeconds(1), 1, Duration.ZERO, 1, 4096, true);
+    assertThat(remote.plainHttpAllowed()).isTrue();
+    assertThat(remote.toString()).contains("plainHttpAllowed");
+  }
+
+  @Test
+  void shouldCapAnswersAtSixteenMebibytesByDefault() {
+    assertThat(TonApiConfig.of(TONCENTER).maxResponseBytes()).isEqualTo(16L * 1024 * 1024);
+    assertThat(TonApiConfig.of(TONCENTER).withMaxResponseBytes(4096).maxResponseBytes()).isEqualTo(4096);
+    assertThatThrownBy(() -> TonApiConfig.of(TONCENTER).withMaxResponseBytes(100))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxResponseBytes");
+  }
 }

@@ -9,6 +9,7 @@ import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,8 +72,12 @@ class SecretsNeverLeakTest {
     swapped[0] = words[1];
     swapped[1] = words[0];
     String mnemonicAsPath = WORDS.mnemonic();
-    Path wordsFile = Files.writeString(dir.resolve("typo.txt"), String.join(" ", typo));
-    Path seedFile = Files.writeString(dir.resolve("seed.txt"), SEED.seedHex() + "zz");
+    Path wordsFile = dir.resolve("typo.txt");
+    SecretFiles.writeOwnerOnly(wordsFile, String.join(" ", typo));
+    Path seedFile = dir.resolve("seed.txt");
+    SecretFiles.writeOwnerOnly(seedFile, SEED.seedHex() + "zz");
+    Path looseSeedFile = Files.writeString(dir.resolve("loose-seed.txt"), SEED.seedHex());
+    Files.setPosixFilePermissions(looseSeedFile, PosixFilePermissions.fromString("rw-r--r--"));
 
     List<Supplier<Object>> attempts = List.of(
         () -> WalletKey.fromMnemonic(String.join(" ", typo)),
@@ -81,14 +86,19 @@ class SecretsNeverLeakTest {
         () -> WalletKey.fromMnemonic(WORDS.mnemonic().toUpperCase()),
         () -> WalletKey.fromSeedHex(SEED.seedHex().replace('a', 'x')),
         () -> WalletKey.fromSeedHex(SEED.seedHex() + "00"),
-        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_ENV, String.join(" ", typo))),
-        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_FILE_ENV, mnemonicAsPath)),
-        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.SEED_FILE_ENV, SEED.seedHex())),
-        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_FILE_ENV, wordsFile.toString())),
+        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_ENV, String.join(" ", typo)), WalletSecrets.Inline.ALLOWED),
+        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_FILE_ENV, mnemonicAsPath), WalletSecrets.Inline.ALLOWED),
+        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.SEED_FILE_ENV, SEED.seedHex()), WalletSecrets.Inline.ALLOWED),
+        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_FILE_ENV, wordsFile.toString()), WalletSecrets.Inline.ALLOWED),
         () -> WalletSecrets.fromFile(seedFile),
-        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.SEED_ENV, SEED.seedHex(), WalletSecrets.MNEMONIC_ENV, WORDS.mnemonic())),
+        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.SEED_ENV, SEED.seedHex(), WalletSecrets.MNEMONIC_ENV, WORDS.mnemonic()), WalletSecrets.Inline.ALLOWED),
+        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.SEED_ENV, SEED.seedHex()), WalletSecrets.Inline.REFUSED),
+        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_ENV, WORDS.mnemonic()),
+            WalletSecrets.Inline.REFUSED),
+        () -> WalletSecrets.fromFile(looseSeedFile),
+        () -> SecretFiles.read("a secret file", looseSeedFile),
         // Success paths: toString of everything they return, and their log lines.
-        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_ENV, WORDS.mnemonic())),
+        () -> WalletSecrets.fromEnvironment(Map.of(WalletSecrets.MNEMONIC_ENV, WORDS.mnemonic()), WalletSecrets.Inline.ALLOWED),
         () -> WalletKey.fromSeedHex(SEED.seedHex()),
         () -> {
           WalletKey key = WalletKey.fromMnemonic(WORDS.mnemonic());
@@ -116,7 +126,7 @@ class SecretsNeverLeakTest {
       }
     }
 
-    assertThat(failures).isEqualTo(12);
+    assertThat(failures).isEqualTo(16);
     assertThat(appender.list).as("the signer logs at debug: the scan covered log lines").isNotEmpty();
     assertThat(String.join("\n", exposed)).contains(WORDS.publicKey());
     for (String text : exposed) {
