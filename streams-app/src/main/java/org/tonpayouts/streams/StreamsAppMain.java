@@ -74,7 +74,7 @@ public final class StreamsAppMain implements Callable<Integer> {
                 new PayoutMetrics(metrics.registry())))) {
           dataSource.setMetricRegistry(metrics.registry());
           process.verifyTopics(app.topology(), List.of(Topics.PAYOUT_AUDIT.name()));
-          process.readyWhen("postgres", new DatabaseCheck(dataSource, config.postgresUrl()));
+          process.readyWhen("postgres", new DatabaseCheck(dataSource));
           return process.runUntilStopped(app.streams(), app::start, app::close);
         }
       } catch (StartupException e) {
