@@ -90,16 +90,32 @@ public final class AdminServer implements AutoCloseable {
    */
   public static AdminServer start(int port, String token, PayoutsConfig config, KafkaStreams streams, Ledger ledger,
       Subwallets subwallets, TonApi api, PayoutMetrics metrics, Clock clock) {
-    Duration callTimeout = config.tonApi().callTimeout().multipliedBy(config.tonApi().maxReadAttempts()).plusSeconds(1);
-    HttpBinding binding = new HttpBinding(config.adminBindAddress(), port, PayoutsConfig.ADMIN_BIND_ADDRESS_CONFIG,
-        PayoutsConfig.ADMIN_PORT_CONFIG);
-    Optional<ServerTls> tls = config.adminTlsKeyStoreFile().map(file -> {
+    return start(port, token, tls(config), config, streams, ledger, subwallets, api, metrics, clock);
+  }
+
+  /**
+   * The admin API's TLS as configured ({@code admin.tls.keystore.file} and its password), loaded
+   * now: streams-app calls it before it starts anything, so a wrong key store or password stops it
+   * at once.
+   *
+   * @throws StartupException naming the key and the file (never the password)
+   */
+  public static Optional<ServerTls> tls(PayoutsConfig config) {
+    return config.adminTlsKeyStoreFile().map(file -> {
       try {
         return ServerTls.fromPkcs12(PayoutsConfig.ADMIN_TLS_KEYSTORE_FILE_CONFIG, file, config.adminTlsKeyStorePassword());
       } catch (ConfigException e) {
         throw new StartupException(e.getMessage(), e);
       }
     });
+  }
+
+  /** {@link #start(int, String, PayoutsConfig, KafkaStreams, Ledger, Subwallets, TonApi, PayoutMetrics, Clock)} with {@code tls} loaded already. */
+  public static AdminServer start(int port, String token, Optional<ServerTls> tls, PayoutsConfig config,
+      KafkaStreams streams, Ledger ledger, Subwallets subwallets, TonApi api, PayoutMetrics metrics, Clock clock) {
+    Duration callTimeout = config.tonApi().callTimeout().multipliedBy(config.tonApi().maxReadAttempts()).plusSeconds(1);
+    HttpBinding binding = new HttpBinding(config.adminBindAddress(), port, PayoutsConfig.ADMIN_BIND_ADDRESS_CONFIG,
+        PayoutsConfig.ADMIN_PORT_CONFIG);
     if (tls.isEmpty() && !binding.isLoopback()) {
       log.warn("admin API listens beyond this host without TLS: the bearer token and the answers cross the network"
           + " in clear; set {} (docs/production.md: The HTTP surfaces) address={}",
