@@ -57,15 +57,16 @@ public final class Health {
   }
 
   /**
-   * Logs a check that went down (with its cause, which the answer leaves out: it may name a URL or
-   * a host) or came back; the same result again is not logged.
+   * Logs a check that goes down (with its cause, which the answer leaves out: it may name a URL or
+   * a host) and one that comes back; a check that stays down is not logged again at every probe.
    */
   private void remember(String probe, String name, CheckResult result) {
     CheckResult before = last.put(probe + "/" + name, result);
-    if (!result.up() && !result.equals(before)) {
+    boolean wasUp = before == null || before.up();
+    if (!result.up() && wasUp) {
       log.warn("health check down probe={} check={} detail=\"{}\" cause=\"{}\"", probe, name, result.detail(),
           result.cause() == null ? result.detail() : result.cause());
-    } else if (result.up() && before != null && !before.up()) {
+    } else if (result.up() && !wasUp) {
       log.info("health check up again probe={} check={} detail=\"{}\"", probe, name, result.detail());
     }
   }
