@@ -3,6 +3,7 @@ package org.tonpayouts.embedded;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -29,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * the machine); {@link Builder#synchronousCommit(boolean)} switches it off for throughput runs.
  *
  * <p>Authentication is {@code trust} on localhost: {@link #password()} is accepted and ignored.
+ *
+ * <p>With {@link Builder#tls(CertificateAuthority.Issued)} the server runs with {@code ssl=on} and a
+ * {@code pg_hba.conf} whose only TCP rules are {@code hostssl}: a client that does not start TLS is
+ * refused, as a production server that takes no plaintext would refuse it.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
@@ -36,6 +41,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final String SUPERUSER = "postgres";
   private static final String DEFAULT_DATABASE = "postgres";
   private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+  /**
+   * TCP connections only over TLS (no {@code host} rule, so a plaintext start-up is refused with
+   * "no pg_hba.conf entry ... no encryption"); the local socket stays open for zonky's own tools.
+   */
+  private static final String HBA_TLS_ONLY = """
+      local all all trust
+      hostssl all all 127.0.0.1/32 trust
+      hostssl all all ::1/128 trust
+      """;
+  private static final String TLS_CERT_FILE = "server-tls.crt";
+  private static final String TLS_KEY_FILE = "server-tls.key";
 
   private final EmbeddedPostgres postgres;
   private final Duration startupTime;
@@ -151,6 +167,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private Path dataDir;
     private boolean synchronousCommit = true;
     private boolean quietLogging = true;
+    private CertificateAuthority.Issued tls;
     private final Map<String, String> serverConfig = new LinkedHashMap<>();
 
     private Builder() {}
@@ -185,6 +202,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Serves TLS only: {@code ssl=on} with {@code certificate} (e.g. {@link
+     * CertificateAuthority#issueLocalhost}, so {@code sslmode=verify-full} against its CA passes),
+     * and refuses every TCP connection that does not start TLS. The certificate and its key (owner
+     * read-only, which PostgreSQL requires) are written into the data directory.
+     */
+    public Builder tls(CertificateAuthority.Issued certificate) {
+      this.tls = Objects.requireNonNull(certificate, "certificate");
+      return this;
+    }
+
     /** Whether to set zonky's loggers (pg_ctl output) to WARN when they have no configured level. */
     public Builder quietLogging(boolean quiet) {
       this.quietLogging = quiet;
@@ -207,6 +235,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       if (dataDir != null) {
         builder.setDataDirectory(Directories.create(dataDir)).setCleanDataDirectory(false);
       }
+      if (tls != null) {
+        CertificateAuthority.Issued certificate = tls;
+        // after initdb, before the server starts: the one moment zonky lets us write into the data directory
+        builder.setDataDirectoryCustomizer(dir -> writeTlsFiles(dir.toPath(), certificate))
+            .setServerConfig("ssl", "on")
+            .setServerConfig("ssl_cert_file", TLS_CERT_FILE)
+            .setServerConfig("ssl_key_file", TLS_KEY_FILE);
+      }
       serverConfig.forEach(builder::setServerConfig);
       EmbeddedPostgres postgres;
       try {
@@ -216,12 +252,23 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       }
       Duration took = Duration.ofNanos(System.nanoTime() - started);
       log.info(
-          "postgres started port={} synchronous_commit={} data_dir={} took_ms={}",
+          "postgres started port={} synchronous_commit={} tls={} data_dir={} took_ms={}",
           postgres.getPort(),
           synchronousCommit ? "on" : "off",
+          tls != null ? "required" : "off",
           dataDir == null ? "temporary" : dataDir,
           took.toMillis());
       return new EmbeddedPostgresServer(postgres, took);
+    }
+
+    private static void writeTlsFiles(Path dataDir, CertificateAuthority.Issued certificate) {
+      certificate.writeCertificatePem(dataDir.resolve(TLS_CERT_FILE));
+      certificate.writePrivateKeyPem(dataDir.resolve(TLS_KEY_FILE));
+      try {
+        Files.writeString(dataDir.resolve("pg_hba.conf"), HBA_TLS_ONLY);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write pg_hba.conf in " + dataDir, e);
+      }
     }
   }
 }

@@ -113,6 +113,19 @@ class ComposeFileTest {
   }
 
   @Test
+  void shouldListenWhereThePublishedPortsReachTheAppsAndPublishTheAdminApiOnTheHostsLoopbackOnly() {
+    Map<String, String> streamsApp = env("streams-app");
+    // inside a container, loopback is unreachable from the published port: the admin API takes every interface
+    assertThat(streamsApp).containsEntry(PayoutsConfig.envName(PayoutsConfig.ADMIN_BIND_ADDRESS_CONFIG), "0.0.0.0");
+    assertThat(service("streams-app").get("ports").toString())
+        .contains("127.0.0.1:" + streamsApp.get("PAYOUTS_ADMIN_PORT") + ":" + streamsApp.get("PAYOUTS_ADMIN_PORT"));
+    for (String app : APPS) {
+      assertThat(env(app).getOrDefault(PayoutsConfig.envName(PayoutsConfig.METRICS_BIND_ADDRESS_CONFIG),
+          new PayoutsConfig(Map.of()).metricsBindAddress())).as("metrics of %s reach Prometheus", app).isEqualTo("0.0.0.0");
+    }
+  }
+
+  @Test
   void shouldAdvertiseAnInternalAndAHostListenerAndKeepDataInVolumes() {
     Map<String, String> kafka = env("kafka");
     assertThat(kafka.get("KAFKA_ADVERTISED_LISTENERS")).contains("kafka:19092").contains("localhost:9092");

@@ -303,6 +303,43 @@ public final class PayoutsConfig extends AbstractConfig {
           + " deeper than " + TonApiConfig.MAX_JSON_DEPTH + " levels, with a number longer than "
           + TonApiConfig.MAX_JSON_NUMBER_LENGTH + " digits, or when a 2xx answer is not JSON (an HTML portal page).";
 
+  // ---- the HTTP surfaces: where they listen, TLS of the admin API, request limits (issue 24) ----
+  public static final String METRICS_BIND_ADDRESS_CONFIG = "metrics.bind.address";
+  private static final String METRICS_BIND_ADDRESS_DOC =
+      "Address of this machine that metrics.port listens on (an IP literal or a host name). 0.0.0.0 (the default)"
+          + " takes every IPv4 interface, so Prometheus and the orchestrator's probes reach it; :: takes every interface."
+          + " It serves no secret (/health answers name each check and its status, never a URL, host or credential),"
+          + " but keep it off the public network.";
+  public static final String ADMIN_BIND_ADDRESS_CONFIG = "admin.bind.address";
+  private static final String ADMIN_BIND_ADDRESS_DOC =
+      "Address of this machine that admin.port listens on. The default 127.0.0.1 serves operators on this host"
+          + " only (or through an SSH tunnel or a sidecar); in a container set 0.0.0.0 and publish the port to"
+          + " a private network only. Off loopback, also set admin.tls.keystore.file: the bearer token is sent with"
+          + " every call.";
+  public static final String ADMIN_TLS_KEYSTORE_FILE_CONFIG = "admin.tls.keystore.file";
+  private static final String ADMIN_TLS_KEYSTORE_FILE_DOC =
+      "PKCS12 key store holding the admin API's private key and certificate chain: with it the admin API serves"
+          + " HTTPS only (TLS 1.2 and 1.3). Empty: plain HTTP.";
+  public static final String ADMIN_TLS_KEYSTORE_PASSWORD_CONFIG = "admin.tls.keystore.password";
+  private static final String ADMIN_TLS_KEYSTORE_PASSWORD_DOC =
+      "Password of admin.tls.keystore.file (and of its key); give it in the environment"
+          + " (PAYOUTS_ADMIN_TLS_KEYSTORE_PASSWORD) or, better, as admin.tls.keystore.password.file. Never logged.";
+  public static final String ADMIN_TLS_KEYSTORE_PASSWORD_FILE_CONFIG = "admin.tls.keystore.password.file";
+  private static final String ADMIN_TLS_KEYSTORE_PASSWORD_FILE_DOC =
+      "File holding the key store's password (surrounding whitespace ignored), readable by the service's user"
+          + " only; used when admin.tls.keystore.password is empty.";
+  public static final String HTTP_REQUEST_TIMEOUT_SECONDS_CONFIG = "http.request.timeout.seconds";
+  private static final String HTTP_REQUEST_TIMEOUT_SECONDS_DOC =
+      "Both HTTP surfaces (metrics.port, admin.port): a request must arrive whole (line, headers, body) within this"
+          + " many seconds of its first byte, and a connection idle this long is closed; a client that sends slowly"
+          + " or not at all is cut off. An answer must be written within 120 s. The JDK's server reads these once"
+          + " per process.";
+  public static final String HTTP_MAX_CONNECTIONS_CONFIG = "http.max.connections";
+  private static final String HTTP_MAX_CONNECTIONS_DOC =
+      "Open connections each HTTP surface takes at most; beyond it new ones are closed at once. Each surface has as"
+          + " many handler threads as this (started on demand), so clients holding connections never keep"
+          + " /health from answering.";
+
   /** The shortest admin token streams-app accepts. */
   public static final int ADMIN_TOKEN_MIN_LENGTH = 16;
 
@@ -396,6 +433,23 @@ public final class PayoutsConfig extends AbstractConfig {
           TON_API_INSECURE_HTTP_ALLOWED_DOC)
       .define(TON_API_MAX_RESPONSE_BYTES_CONFIG, Type.LONG, TonApiConfig.DEFAULT_MAX_RESPONSE_BYTES,
           Range.between(64L * 1024, 1024L * 1024 * 1024), Importance.LOW, TON_API_MAX_RESPONSE_BYTES_DOC);
+
+  static {
+    // the HTTP surfaces (issue 24), in a block of their own so that keys added alongside merge cleanly
+    CONFIG
+        .define(METRICS_BIND_ADDRESS_CONFIG, Type.STRING, "0.0.0.0", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+            METRICS_BIND_ADDRESS_DOC)
+        .define(ADMIN_BIND_ADDRESS_CONFIG, Type.STRING, "127.0.0.1", new ConfigDef.NonEmptyString(), Importance.HIGH,
+            ADMIN_BIND_ADDRESS_DOC)
+        .define(ADMIN_TLS_KEYSTORE_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, ADMIN_TLS_KEYSTORE_FILE_DOC)
+        .define(ADMIN_TLS_KEYSTORE_PASSWORD_CONFIG, Type.PASSWORD, "", Importance.MEDIUM, ADMIN_TLS_KEYSTORE_PASSWORD_DOC)
+        .define(ADMIN_TLS_KEYSTORE_PASSWORD_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM,
+            ADMIN_TLS_KEYSTORE_PASSWORD_FILE_DOC)
+        .define(HTTP_REQUEST_TIMEOUT_SECONDS_CONFIG, Type.INT, 10, Range.between(1, 300), Importance.LOW,
+            HTTP_REQUEST_TIMEOUT_SECONDS_DOC)
+        .define(HTTP_MAX_CONNECTIONS_CONFIG, Type.INT, 32, Range.between(1, 10_000), Importance.LOW,
+            HTTP_MAX_CONNECTIONS_DOC);
+  }
 
   public PayoutsConfig(Map<?, ?> values) {
     super(CONFIG, values, false);
@@ -685,6 +739,46 @@ public final class PayoutsConfig extends AbstractConfig {
   /** {@value #OUTBOX_POLL_INTERVAL_MS_CONFIG}. */
   public Duration outboxPollInterval() {
     return Duration.ofMillis(getLong(OUTBOX_POLL_INTERVAL_MS_CONFIG));
+  }
+
+  /** {@value #METRICS_BIND_ADDRESS_CONFIG}: the address metrics.port listens on. */
+  public String metricsBindAddress() {
+    return getString(METRICS_BIND_ADDRESS_CONFIG).strip();
+  }
+
+  /** {@value #ADMIN_BIND_ADDRESS_CONFIG}: the address admin.port listens on. */
+  public String adminBindAddress() {
+    return getString(ADMIN_BIND_ADDRESS_CONFIG).strip();
+  }
+
+  /** {@value #ADMIN_TLS_KEYSTORE_FILE_CONFIG}, when the admin API serves HTTPS. */
+  public Optional<Path> adminTlsKeyStoreFile() {
+    String file = getString(ADMIN_TLS_KEYSTORE_FILE_CONFIG);
+    return file.isBlank() ? Optional.empty() : Optional.of(Path.of(file.strip()));
+  }
+
+  /**
+   * The admin key store's password: {@value #ADMIN_TLS_KEYSTORE_PASSWORD_CONFIG}, else the content of
+   * {@value #ADMIN_TLS_KEYSTORE_PASSWORD_FILE_CONFIG} (read through {@link SecretFiles}).
+   *
+   * @throws ConfigException when neither is set, or the file is unreadable or loose (never shows the password)
+   */
+  public Secret adminTlsKeyStorePassword() {
+    return secret(ADMIN_TLS_KEYSTORE_PASSWORD_CONFIG, ADMIN_TLS_KEYSTORE_PASSWORD_FILE_CONFIG)
+        .map(password -> new Secret(password.value().strip(), password.source()))
+        .orElseThrow(() -> new ConfigException(ADMIN_TLS_KEYSTORE_FILE_CONFIG + " is set but its password is not: set "
+            + ADMIN_TLS_KEYSTORE_PASSWORD_FILE_CONFIG + " (a file readable by the service's user only) or "
+            + envName(ADMIN_TLS_KEYSTORE_PASSWORD_CONFIG)));
+  }
+
+  /** {@value #HTTP_REQUEST_TIMEOUT_SECONDS_CONFIG}. */
+  public Duration httpRequestTimeout() {
+    return Duration.ofSeconds(getInt(HTTP_REQUEST_TIMEOUT_SECONDS_CONFIG));
+  }
+
+  /** {@value #HTTP_MAX_CONNECTIONS_CONFIG}. */
+  public int httpMaxConnections() {
+    return getInt(HTTP_MAX_CONNECTIONS_CONFIG);
   }
 
   /**

@@ -18,6 +18,7 @@ import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.runtime.StreamThreadFailures;
 import org.tonpayouts.runtime.StreamsProperties;
+import org.tonpayouts.runtime.http.ServerTls;
 import org.tonpayouts.runtime.trust.VerdictKeys;
 import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.runtime.wakeup.WakeableClientSupplier;
@@ -64,6 +65,8 @@ public final class StreamsApp implements AutoCloseable {
   public StreamsApp(PayoutsConfig config, WalletKey key, TonApi api, DataSource ledgerDataSource, Clock clock,
       PayoutMetrics metrics) {
     Optional<String> adminToken = adminToken(config);
+    // the key store is read now, before anything starts: a wrong one stops streams-app at once
+    Optional<ServerTls> adminTls = adminToken.isPresent() ? AdminServer.tls(config) : Optional.empty();
     Ledger.migrate(ledgerDataSource);
     this.config = config;
     this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts(), config.clockSkewMargin());
@@ -85,7 +88,7 @@ public final class StreamsApp implements AutoCloseable {
         config.outboxPollInterval());
     Subwallets subwallets = new Subwallets(key, config.workchain());
     this.adminServer = adminToken.<Supplier<AdminServer>>map(token -> () -> AdminServer.start(config.adminPort(),
-        token, config, streams, ledger, subwallets, api, metrics, clock)).orElse(null);
+        token, adminTls, config, streams, ledger, subwallets, api, metrics, clock)).orElse(null);
   }
 
   /**

@@ -7,7 +7,10 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import javax.net.ssl.SSLException;
 import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.runtime.ops.DatabaseCheck;
@@ -16,6 +19,7 @@ import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.sql.LedgerTransport;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.CommonPool;
 import org.tonpayouts.ton.api.TonApiClient;
@@ -41,6 +45,7 @@ public final class StreamsAppMain implements Callable<Integer> {
     CommonPool.ensureShared(); // before anything uses ForkJoinPool: see CommonPool
   }
 
+  private static final Logger log = LoggerFactory.getLogger(StreamsAppMain.class);
   static final String PROCESS = "streams-app";
   /**
    * Ledger connections: issuing rounds, confirmations and the health check share them, and the
@@ -81,7 +86,7 @@ public final class StreamsAppMain implements Callable<Integer> {
                 new PayoutMetrics(metrics.registry())))) {
           dataSource.setMetricRegistry(metrics.registry());
           process.verifyTopics(app.topology(), List.of(Topics.PAYOUT_AUDIT.name()));
-          process.readyWhen("postgres", new DatabaseCheck(dataSource, config.postgresUrl()));
+          process.readyWhen("postgres", new DatabaseCheck(dataSource));
           return process.runUntilStopped(app.streams(), app::start, app::close);
         }
       } catch (StartupException e) {
@@ -90,7 +95,25 @@ public final class StreamsAppMain implements Callable<Integer> {
     }
   }
 
-  private static HikariDataSource ledgerPool(PayoutsConfig config, String password) {
+  /**
+   * The ledger's connection pool as streams-app opens it (connected and checked: the pool fails
+   * fast), after a warning when {@code postgres.url} reaches a remote server without verifying it.
+   *
+   * @param password the ledger password, read with the other secrets before anything starts
+   * @throws StartupException naming the URL, the user and the cause when it cannot connect
+   */
+  static HikariDataSource ledgerPool(PayoutsConfig config, String password) {
+    LedgerTransport transport;
+    try {
+      transport = LedgerTransport.of(config.postgresUrl());
+    } catch (IllegalArgumentException e) {
+      throw new StartupException(e.getMessage() + ", got " + config.postgresUrl(), e);
+    }
+    if (transport instanceof LedgerTransport.Unverified unverified) {
+      // a warning, not a refusal: a ledger on a private network or behind a TLS sidecar is a setup
+      // that works today, and stopping it at an upgrade would stop payouts for a hint
+      log.warn("ledger connection not verified: {}", unverified.advice());
+    }
     return ledgerReady(config, () -> Ledger.pooledDataSource(config.postgresUrl(), config.postgresUser(),
         password, LEDGER_POOL_SIZE));
   }
@@ -107,10 +130,14 @@ public final class StreamsAppMain implements Callable<Integer> {
       if (!isDatabaseFailure(e)) {
         throw e;
       }
+      String hint = hasCause(e, SSLException.class)
+          ? " The TLS handshake failed: sslrootcert must name the CA that issued the server's certificate, and with"
+              + " sslmode=verify-full the host in postgres.url must be one the certificate names. See docs/production.md,"
+              + " PostgreSQL over TLS."
+          : " The database and the user must exist; the user needs CREATE on the database (streams-app migrates its"
+              + " schema with Flyway at start). See docs/production.md, production quick start.";
       throw new StartupException("cannot use the ledger database " + config.postgresUrl() + " as user "
-          + config.postgresUser() + ": " + rootDescription(e) + ". The database and the user must exist; the user"
-          + " needs CREATE on the database (streams-app migrates its schema with Flyway at start). See docs/production.md,"
-          + " production quick start.", e);
+          + config.postgresUser() + ": " + rootDescription(e) + "." + hint, e);
     }
   }
 
@@ -118,6 +145,15 @@ public final class StreamsAppMain implements Callable<Integer> {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof SQLException || t.getClass().getName().startsWith("org.flywaydb")
           || t.getClass().getName().startsWith("com.zaxxer.hikari")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
         return true;
       }
     }

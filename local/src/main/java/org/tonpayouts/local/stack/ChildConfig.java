@@ -179,6 +179,8 @@ public final class ChildConfig {
   private Map<String, String> common(String name, int metricsPort) {
     Map<String, String> props = new LinkedHashMap<>();
     props.put(PayoutsConfig.METRICS_PORT_CONFIG, Integer.toString(metricsPort));
+    // the launcher and its tools read metrics and health on this machine: nothing else needs to reach them
+    props.put(PayoutsConfig.METRICS_BIND_ADDRESS_CONFIG, "127.0.0.1");
     props.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
     props.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, run.subdir(name + "-state").toString());
     props.put(PayoutsConfig.POSTGRES_URL_CONFIG, settings.postgresUrl());

@@ -3,6 +3,9 @@ package org.tonpayouts.runtime.ops;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The named checks behind {@code /health/live} and {@code /health/ready}. Live: the process is
@@ -11,8 +14,11 @@ import java.util.Objects;
  * clock close to ours); send it no traffic and alert otherwise.
  */
 public final class Health {
+  private static final Logger log = LoggerFactory.getLogger(Health.class);
   private final Map<String, HealthCheck> liveness = new LinkedHashMap<>();
   private final Map<String, HealthCheck> readiness = new LinkedHashMap<>();
+  /** The last result of each probe's checks: a change is logged once, not at every probe. */
+  private final Map<String, CheckResult> last = new ConcurrentHashMap<>();
 
   /** Adds a check to liveness (and, since a dead process is not ready either, to readiness). */
   public Health live(String name, HealthCheck check) {
@@ -28,25 +34,41 @@ public final class Health {
   }
 
   public Report liveness() {
-    return run(liveness);
+    return run("live", liveness);
   }
 
   public Report readiness() {
-    return run(readiness);
+    return run("ready", readiness);
   }
 
-  private static Report run(Map<String, HealthCheck> checks) {
+  private Report run(String probe, Map<String, HealthCheck> checks) {
     Map<String, CheckResult> results = new LinkedHashMap<>();
     checks.forEach((name, check) -> {
       CheckResult result;
       try {
         result = check.check();
       } catch (RuntimeException e) {
-        result = CheckResult.down(CheckResult.describe(e));
+        result = CheckResult.down(e);
       }
       results.put(name, result);
+      remember(probe, name, result);
     });
     return new Report(results.values().stream().allMatch(CheckResult::up), results);
+  }
+
+  /**
+   * Logs a check that goes down (with its cause, which the answer leaves out: it may name a URL or
+   * a host) and one that comes back; a check that stays down is not logged again at every probe.
+   */
+  private void remember(String probe, String name, CheckResult result) {
+    CheckResult before = last.put(probe + "/" + name, result);
+    boolean wasUp = before == null || before.up();
+    if (!result.up() && wasUp) {
+      log.warn("health check down probe={} check={} detail=\"{}\" cause=\"{}\"", probe, name, result.detail(),
+          result.cause() == null ? result.detail() : result.cause());
+    } else if (result.up() && !wasUp) {
+      log.info("health check up again probe={} check={} detail=\"{}\"", probe, name, result.detail());
+    }
   }
 
   /** The outcome of one probe: up when every check is. */

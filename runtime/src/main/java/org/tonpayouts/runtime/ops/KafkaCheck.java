@@ -11,16 +11,14 @@ import org.apache.kafka.common.Node;
 /**
  * Kafka answers: the cluster describes its brokers within the timeout. Kafka Streams keeps its
  * RUNNING state while the brokers are gone (its threads retry and warn), so readiness asks the
- * cluster itself.
+ * cluster itself. It shows the number of brokers or the kind of failure, never their addresses.
  */
 public final class KafkaCheck implements HealthCheck {
   private final Admin admin;
-  private final String bootstrapServers;
   private final Duration timeout;
 
-  public KafkaCheck(Admin admin, String bootstrapServers, Duration timeout) {
+  public KafkaCheck(Admin admin, Duration timeout) {
     this.admin = Objects.requireNonNull(admin, "admin");
-    this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
   }
 
@@ -29,12 +27,12 @@ public final class KafkaCheck implements HealthCheck {
     try {
       Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
           .nodes().get(timeout.toMillis() + 500, TimeUnit.MILLISECONDS);
-      return CheckResult.up(bootstrapServers + ": " + nodes.size() + (nodes.size() == 1 ? " broker" : " brokers"));
+      return CheckResult.up(nodes.size() + (nodes.size() == 1 ? " broker" : " brokers"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return CheckResult.down(bootstrapServers + ": interrupted");
+      return CheckResult.down("interrupted");
     } catch (Exception e) {
-      return CheckResult.down(bootstrapServers + ": " + CheckResult.describe(e));
+      return CheckResult.down(e);
     }
   }
 }

@@ -119,15 +119,20 @@ public final class NodeClock {
     }
   }
 
-  /** The readiness check: up when the node answers and its clock is within the skew. */
+  /**
+   * The readiness check: up when the node answers and its clock is within the skew. It shows the
+   * clocks and the kind of failure; the API's URL and the failure's message go to the log only.
+   */
   public HealthCheck check() {
     return () -> {
       try {
         Reading reading = read();
-        return reading.withinLimit() ? CheckResult.up(reading.describe()) : CheckResult.down(reading.describe()
-            + ": beyond " + PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG + "=" + maxSkew.toSeconds());
+        return reading.withinLimit() ? CheckResult.up(reading.describeClocks())
+            : CheckResult.down(reading.describeClocks() + ": beyond " + PayoutsConfig.TRANSFER_CLOCK_SKEW_SECONDS_CONFIG
+                + "=" + maxSkew.toSeconds(), reading.describe());
       } catch (NodeClockException e) {
-        return CheckResult.down(e.getMessage());
+        return CheckResult.down(e.getCause() == null ? "no sync_utime in the answer" : CheckResult.kind(e.getCause()),
+            e.getMessage());
       }
     };
   }
@@ -149,7 +154,12 @@ public final class NodeClock {
     }
 
     public String describe() {
-      return "TON API " + url + " node time " + nodeTime + " (sync_utime), ours " + ourTime.truncatedTo(
+      return "TON API " + url + " " + describeClocks();
+    }
+
+    /** The two clocks and their distance, without the URL (what readiness shows). */
+    public String describeClocks() {
+      return "node time " + nodeTime + " (sync_utime), ours " + ourTime.truncatedTo(
           java.time.temporal.ChronoUnit.MILLIS) + ", " + skew().toMillis() / 1000.0 + " s apart";
     }
   }

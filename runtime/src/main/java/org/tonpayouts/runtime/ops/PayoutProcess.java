@@ -138,10 +138,10 @@ public final class PayoutProcess {
     });
     // Kafka Streams stays RUNNING while the brokers are away: readiness asks the cluster too
     AdminClients.Session kafka = AdminClients.open(config, name + "-health");
-    readinessChecks.put("kafka", new TimedCheck(new KafkaCheck(kafka.admin(), config.bootstrapServers(), CHECK_TIMEOUT
-        .minusMillis(500)), CHECK_TIMEOUT, Duration.ofSeconds(2), clock, checkExecutor));
+    readinessChecks.put("kafka", new TimedCheck(new KafkaCheck(kafka.admin(), CHECK_TIMEOUT.minusMillis(500)),
+        CHECK_TIMEOUT, Duration.ofSeconds(2), clock, checkExecutor));
     Health health = health(streams);
-    OpsServer ops = config.metricsPort() == 0 ? null : OpsServer.start(config.metricsPort(), metrics::scrape, health);
+    OpsServer ops = config.metricsPort() == 0 ? null : OpsServer.start(config, metrics::scrape, health);
     Thread hook = new Thread(() -> {
       log.info("shutdown requested process={}: closing", name);
       close.run();

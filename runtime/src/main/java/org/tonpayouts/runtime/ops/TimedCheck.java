@@ -48,7 +48,7 @@ public final class TimedCheck implements HealthCheck {
     } catch (TimeoutException e) {
       return CheckResult.down("no answer within " + timeout.toMillis() + " ms");
     } catch (ExecutionException e) {
-      result = CheckResult.down(CheckResult.describe(e));
+      result = CheckResult.down(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return CheckResult.down("interrupted");

@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.tonpayouts.runtime.http.HttpBinding;
+import org.tonpayouts.runtime.http.HttpLimits;
 
 /** The ops endpoint as Prometheus and a probe see it, over real HTTP. */
 class OpsServerTest {
@@ -26,9 +28,9 @@ class OpsServerTest {
     metrics.registry().counter("payout.test.events", "status", "SETTLED").increment(3);
     Health health = new Health()
         .live("streams", () -> CheckResult.up("state RUNNING"))
-        .ready("database", () -> databaseUp.get() ? CheckResult.up("jdbc:postgresql://db/payouts")
-            : CheckResult.down("jdbc:postgresql://db/payouts: PSQLException: Connection refused"));
-    server = OpsServer.start(0, metrics::scrape, health);
+        .ready("database", () -> databaseUp.get() ? CheckResult.up("connection valid")
+            : CheckResult.down("PSQLException (SQLState 08001)", "jdbc:postgresql://db/payouts: Connection refused"));
+    server = OpsServer.start(HttpBinding.loopback(0, "metrics.port"), HttpLimits.defaults(), metrics::scrape, health);
   }
 
   @AfterEach
@@ -64,8 +66,8 @@ class OpsServerTest {
     assertThat(body.get("status").asText()).isEqualTo("DOWN");
     assertThat(body.at("/checks/streams/status").asText()).isEqualTo("UP");
     assertThat(body.at("/checks/database/status").asText()).isEqualTo("DOWN");
-    assertThat(body.at("/checks/database/detail").asText())
-        .isEqualTo("jdbc:postgresql://db/payouts: PSQLException: Connection refused");
+    assertThat(body.at("/checks/database/detail").asText()).isEqualTo("PSQLException (SQLState 08001)");
+    assertThat(down.body()).as("the cause is for the log").doesNotContain("jdbc:").doesNotContain("db/payouts");
 
     databaseUp.set(true);
     HttpResponse<String> up = get("/health/ready");

@@ -62,6 +62,6 @@ class TimedCheckTest {
       throw new IllegalStateException("boom");
     }, Duration.ofSeconds(1), Duration.ZERO, clock, executor);
 
-    assertThat(check.check()).isEqualTo(CheckResult.down("IllegalStateException: boom"));
+    assertThat(check.check()).isEqualTo(CheckResult.down("IllegalStateException", "IllegalStateException: boom"));
   }
 }

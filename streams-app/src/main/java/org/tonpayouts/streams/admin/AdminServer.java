@@ -18,11 +18,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.StartupException;
+import org.tonpayouts.runtime.http.HttpBinding;
 import org.tonpayouts.runtime.http.HttpEndpoint;
+import org.tonpayouts.runtime.http.HttpLimits;
+import org.tonpayouts.runtime.http.ServerTls;
 import org.tonpayouts.schemas.Json;
 import org.tonpayouts.streams.admin.AdminViews.Problem;
 import org.tonpayouts.streams.admin.AdminViews.ResolveRequest;
@@ -85,13 +90,44 @@ public final class AdminServer implements AutoCloseable {
    */
   public static AdminServer start(int port, String token, PayoutsConfig config, KafkaStreams streams, Ledger ledger,
       Subwallets subwallets, TonApi api, PayoutMetrics metrics, Clock clock) {
+    return start(port, token, tls(config), config, streams, ledger, subwallets, api, metrics, clock);
+  }
+
+  /**
+   * The admin API's TLS as configured ({@code admin.tls.keystore.file} and its password), loaded
+   * now: streams-app calls it before it starts anything, so a wrong key store or password stops it
+   * at once.
+   *
+   * @throws StartupException naming the key and the file (never the password)
+   */
+  public static Optional<ServerTls> tls(PayoutsConfig config) {
+    return config.adminTlsKeyStoreFile().map(file -> {
+      try {
+        return ServerTls.fromPkcs12(PayoutsConfig.ADMIN_TLS_KEYSTORE_FILE_CONFIG, file, config.adminTlsKeyStorePassword());
+      } catch (ConfigException e) {
+        throw new StartupException(e.getMessage(), e);
+      }
+    });
+  }
+
+  /** {@link #start(int, String, PayoutsConfig, KafkaStreams, Ledger, Subwallets, TonApi, PayoutMetrics, Clock)} with {@code tls} loaded already. */
+  public static AdminServer start(int port, String token, Optional<ServerTls> tls, PayoutsConfig config,
+      KafkaStreams streams, Ledger ledger, Subwallets subwallets, TonApi api, PayoutMetrics metrics, Clock clock) {
     Duration callTimeout = config.tonApi().callTimeout().multipliedBy(config.tonApi().maxReadAttempts()).plusSeconds(1);
-    HttpEndpoint endpoint = HttpEndpoint.bind(port, PayoutsConfig.ADMIN_PORT_CONFIG, 2, "admin-http");
+    HttpBinding binding = new HttpBinding(config.adminBindAddress(), port, PayoutsConfig.ADMIN_BIND_ADDRESS_CONFIG,
+        PayoutsConfig.ADMIN_PORT_CONFIG);
+    if (tls.isEmpty() && !binding.isLoopback()) {
+      log.warn("admin API listens beyond this host without TLS: the bearer token and the answers cross the network"
+          + " in clear; set {} (docs/production.md: The HTTP surfaces) address={}",
+          PayoutsConfig.ADMIN_TLS_KEYSTORE_FILE_CONFIG, binding.describe());
+    }
+    HttpEndpoint endpoint = HttpEndpoint.bind(binding, HttpLimits.of(config), tls, "admin-http");
     AdminServer server = new AdminServer(endpoint, new BearerToken(token), ledger,
         new WalletView(streams, ledger, subwallets, api, callTimeout, config.testnet()), new ChainCheck(api, callTimeout),
         metrics, clock);
     endpoint.context("/", server::handle).start();
-    log.info("admin API listening port={} routes={}", server.port(), ROUTES.size());
+    log.info("admin API listening address={} port={} scheme={} routes={}", binding.address(), server.port(),
+        tls.isPresent() ? "https" : "http", ROUTES.size());
     return server;
   }
 
@@ -119,7 +155,8 @@ public final class AdminServer implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     Instant started = clock.instant();
     String method = exchange.getRequestMethod().toUpperCase(Locale.ROOT);
-    List<String> path = segments(exchange.getRequestURI().getRawPath());
+    Optional<List<String>> decoded = segments(exchange.getRequestURI().getRawPath());
+    List<String> path = decoded.orElse(List.of());
     String route = route(method, path);
     Answer answer;
     if (!token.admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
@@ -127,6 +164,8 @@ public final class AdminServer implements AutoCloseable {
       log.warn("admin call refused: no valid bearer token route={} remote={}", route,
           exchange.getRemoteAddress().getAddress().getHostAddress());
       answer = Answer.problem(401, "a valid bearer token is required (Authorization: Bearer <admin token>)");
+    } else if (decoded.isEmpty()) {
+      answer = Answer.problem(400, "the path has a malformed percent-escape (% must be followed by two hex digits)");
     } else {
       answer = answer(exchange, method, route, path);
     }
@@ -342,9 +381,14 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
-  private static List<String> segments(String rawPath) {
-    return Arrays.stream(rawPath.split("/")).filter(s -> !s.isEmpty())
-        .map(s -> URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8)).toList();
+  /** The decoded path segments; empty when a percent-escape is malformed. */
+  private static Optional<List<String>> segments(String rawPath) {
+    try {
+      return Optional.of(Arrays.stream(rawPath.split("/")).filter(s -> !s.isEmpty())
+          .map(s -> URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8)).toList());
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   private static Map<String, String> query(HttpExchange exchange) {
@@ -352,9 +396,14 @@ public final class AdminServer implements AutoCloseable {
     if (raw == null || raw.isEmpty()) {
       return Map.of();
     }
-    return Arrays.stream(raw.split("&")).map(p -> p.split("=", 2)).filter(p -> p.length == 2)
-        .collect(Collectors.toMap(p -> URLDecoder.decode(p[0], StandardCharsets.UTF_8),
-            p -> URLDecoder.decode(p[1], StandardCharsets.UTF_8), (a, b) -> b));
+    try {
+      return Arrays.stream(raw.split("&")).map(p -> p.split("=", 2)).filter(p -> p.length == 2)
+          .collect(Collectors.toMap(p -> URLDecoder.decode(p[0], StandardCharsets.UTF_8),
+              p -> URLDecoder.decode(p[1], StandardCharsets.UTF_8), (a, b) -> b));
+    } catch (IllegalArgumentException e) {
+      // URLDecoder's word for a % not followed by two hex digits
+      throw new BadInput("the query string has a malformed percent-escape (% must be followed by two hex digits)");
+    }
   }
 
   @Override
