@@ -131,8 +131,8 @@ class HttpEndpointTest {
 
     Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
     assertThatThrownBy(config::adminTlsKeyStorePassword)
-        .hasMessageContaining("admin.tls.keystore.password.file " + file)
-        .hasMessageContaining("chmod 600")
+        .hasMessageContaining("admin.tls.keystore.password.file '" + file + "'")
+        .hasMessageContaining("chmod 600 " + file)
         .hasMessageNotContaining("from-a-file");
     assertThatThrownBy(new PayoutsConfig(Map.of(PayoutsConfig.ADMIN_TLS_KEYSTORE_FILE_CONFIG, "/etc/admin.p12"))
         ::adminTlsKeyStorePassword)
