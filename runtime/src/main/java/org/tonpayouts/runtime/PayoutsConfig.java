@@ -349,12 +349,16 @@ public final class PayoutsConfig extends AbstractConfig {
       .define(VERDICT_MAC_KEYS_CONFIG, Type.PASSWORD, "", Importance.HIGH, VERDICT_MAC_KEYS_DOC)
       .define(VERDICT_MAC_KEYS_FILE_CONFIG, Type.STRING, "", Importance.HIGH, VERDICT_MAC_KEYS_FILE_DOC);
 
+  // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----
+  private final KafkaClientSettings kafkaClients;
+
   public PayoutsConfig(Map<?, ?> values) {
     super(CONFIG, values, false);
     if (subwalletMin() > subwalletMax()) {
       throw new ConfigException(WALLET_SUBWALLET_MIN_CONFIG, subwalletMin(),
           "must not be above " + WALLET_SUBWALLET_MAX_CONFIG + " (" + subwalletMax() + ")");
     }
+    this.kafkaClients = KafkaClientSettings.from(originals(), CONFIG.names());
   }
 
   /**
@@ -371,12 +375,35 @@ public final class PayoutsConfig extends AbstractConfig {
         values.put(key, fromEnv);
       }
     }
+    putKafkaClientSettingsFromEnv(values, env);
     for (String key : values.keySet()) {
-      if (!CONFIG.names().contains(key)) {
+      if (!CONFIG.names().contains(key) && !key.startsWith(KafkaClientSettings.PREFIX)) {
         throw new ConfigException("unknown configuration key '" + key + "'" + file.map(f -> " in " + f).orElse(""));
       }
     }
     return new PayoutsConfig(values);
+  }
+
+  /**
+   * Adds the {@code PAYOUTS_KAFKA_*} variables that name Kafka client settings; one that names no
+   * key is an error, as an unknown key in the file is.
+   */
+  private static void putKafkaClientSettingsFromEnv(Map<String, Object> values, Map<String, String> env) {
+    String providersKey = KafkaClientSettings.PREFIX + "config.providers";
+    Optional<String> providers = Optional.ofNullable(env.get(envName(providersKey)))
+        .or(() -> Optional.ofNullable(values.get(providersKey)).map(Object::toString));
+    String prefix = envName(KafkaClientSettings.PREFIX);
+    for (Map.Entry<String, String> variable : env.entrySet()) {
+      String name = variable.getKey();
+      if (!name.startsWith(prefix) || CONFIG.names().stream().anyMatch(key -> envName(key).equals(name))) {
+        continue;
+      }
+      String key = KafkaClientSettings.keyOfEnv(name, providers).orElseThrow(() -> new ConfigException(
+          "unknown environment variable " + name + ": it names no Kafka client setting (" + prefix
+              + "<KEY> sets kafka.<key>, a Kafka producer, consumer, admin or Streams key, e.g. " + prefix
+              + "SECURITY_PROTOCOL)"));
+      values.put(key, variable.getValue());
+    }
   }
 
   /** The environment variable that overrides {@code key}. */
@@ -402,6 +429,11 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public String bootstrapServers() {
     return getString(KAFKA_BOOTSTRAP_SERVERS_CONFIG);
+  }
+
+  /** The {@code kafka.*} client settings (TLS, SASL, config providers) every Kafka client of the process gets. */
+  public KafkaClientSettings kafkaClients() {
+    return kafkaClients;
   }
 
   public long subwalletMin() {
