@@ -55,7 +55,9 @@ import org.tonpayouts.runtime.ops.KafkaCheck;
 import org.tonpayouts.runtime.ops.PayoutProcess;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.runtime.topics.AdminClients;
+import org.tonpayouts.runtime.topics.RequiredTopics;
 import org.tonpayouts.runtime.topics.TopicsCommand;
+import org.tonpayouts.runtime.topics.TopicsNotReadyException;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.ton.wallet.Subwallets;
 import picocli.CommandLine;
@@ -132,6 +134,15 @@ class SecuredPipelineTest {
               .anyMatch(audit -> audit.event().equals("VERDICT_REFUSED")));
 
       Map<String, Object> producer = clientSettings(settings.get("payouts-producer"));
+      // an app started with another principal's credentials stops at its start-up check, saying why
+      try (AdminClients.Session session = AdminClients.open(new PayoutsConfig(settings.get("payouts-producer")),
+          "secured-check")) {
+        assertThatThrownBy(() -> RequiredTopics.verify(session.admin(), kafka.secureBootstrapServers(),
+            List.of(Topics.PAYOUT_SUBMISSIONS.name()), List.of(), DEADLINE, "topics"))
+            .isInstanceOf(TopicsNotReadyException.class)
+            .hasMessageContaining("not authorized to use topic payout.submissions")
+            .hasMessageContaining("Kafka over TLS and SASL, with ACLs");
+      }
       Map<String, Object> wrongPassword = new HashMap<>(producer);
       wrongPassword.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
           + " username=\"payouts-producer\" password=\"not-the-password\";");

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
@@ -67,6 +68,10 @@ public final class RequiredTopics {
       } catch (ExecutionException e) {
         if (e.getCause() instanceof UnknownTopicOrPartitionException) {
           missing.add(name);
+        } else if (e.getCause() instanceof TopicAuthorizationException) {
+          throw new TopicsNotReadyException("not authorized to use topic " + name + " on Kafka at " + bootstrapServers
+              + ": grant this process's principal its rights (docs/production.md, 'Kafka over TLS and SASL, with"
+              + " ACLs')", e.getCause());
         } else {
           throw new TopicsNotReadyException("cannot check topic " + name + " on Kafka at " + bootstrapServers + ": "
               + e.getCause(), e.getCause());
