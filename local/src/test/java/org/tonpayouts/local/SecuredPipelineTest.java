@@ -55,9 +55,9 @@ import org.tonpayouts.runtime.ops.KafkaCheck;
 import org.tonpayouts.runtime.ops.PayoutProcess;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.runtime.topics.AdminClients;
+import org.tonpayouts.runtime.topics.KafkaAccessDeniedException;
 import org.tonpayouts.runtime.topics.RequiredTopics;
 import org.tonpayouts.runtime.topics.TopicsCommand;
-import org.tonpayouts.runtime.topics.TopicsNotReadyException;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.ton.wallet.Subwallets;
 import picocli.CommandLine;
@@ -134,15 +134,18 @@ class SecuredPipelineTest {
               .anyMatch(audit -> audit.event().equals("VERDICT_REFUSED")));
 
       Map<String, Object> producer = clientSettings(settings.get("payouts-producer"));
-      // an app started with another principal's credentials stops at its start-up check, saying why
-      try (AdminClients.Session session = AdminClients.open(new PayoutsConfig(settings.get("payouts-producer")),
-          "secured-check")) {
-        assertThatThrownBy(() -> RequiredTopics.verify(session.admin(), kafka.secureBootstrapServers(),
-            List.of(Topics.PAYOUT_SUBMISSIONS.name()), List.of(), DEADLINE, "topics"))
-            .isInstanceOf(TopicsNotReadyException.class)
-            .hasMessageContaining("not authorized to use topic payout.submissions")
-            .hasMessageContaining("Kafka over TLS and SASL, with ACLs");
-      }
+      // an app started with another principal's credentials, or a wrong password, stops at its start-up check
+      Map<String, String> wrongLogin = new HashMap<>(settings.get("payouts-producer"));
+      wrongLogin.put("kafka.sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
+          + " username=\"payouts-producer\" password=\"not-the-password\";");
+      assertThatThrownBy(() -> checkTopicAs(settings.get("payouts-producer"), Topics.PAYOUT_SUBMISSIONS.name()))
+          .isInstanceOf(KafkaAccessDeniedException.class)
+          .hasMessageContaining("not authorized to check topic payout.submissions")
+          .hasMessageContaining("Kafka over TLS and SASL, with ACLs");
+      assertThatThrownBy(() -> checkTopicAs(wrongLogin, Topics.PAYOUT_REQUESTS.name()))
+          .isInstanceOf(KafkaAccessDeniedException.class)
+          .hasMessageContaining("refused this process's login")
+          .hasMessageNotContaining("not-the-password");
       Map<String, Object> wrongPassword = new HashMap<>(producer);
       wrongPassword.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
           + " username=\"payouts-producer\" password=\"not-the-password\";");
@@ -197,6 +200,15 @@ class SecuredPipelineTest {
     Map<String, Object> client = new HashMap<>();
     documented.forEach((k, v) -> client.put(k.substring(KafkaClientSettings.PREFIX.length()), v));
     return client;
+  }
+
+  /** The start-up check of one topic, as a process with this configuration runs it. */
+  private static void checkTopicAs(Map<String, String> configuration, String topic) {
+    PayoutsConfig config = new PayoutsConfig(configuration);
+    try (AdminClients.Session session = AdminClients.open(config, "secured-check")) {
+      RequiredTopics.verify(session.admin(), config.bootstrapServers(), List.of(topic), List.of(), DEADLINE,
+          "topics");
+    }
   }
 
   /** What each app checks at start (its topics) and in readiness (the cluster), with its own credentials. */

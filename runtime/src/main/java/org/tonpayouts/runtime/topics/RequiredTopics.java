@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
@@ -55,6 +54,7 @@ public final class RequiredTopics {
    * @param coPartitioned topics that must have one partition count when they are among {@code required}
    * @throws TopicsNotReadyException when a topic is missing or partition counts differ
    * @throws KafkaUnavailableException when Kafka does not answer within {@code timeout}
+   * @throws KafkaAccessDeniedException when Kafka refuses the login or the right to describe a topic
    */
   public static void verify(Admin admin, String bootstrapServers, Collection<String> required,
       Collection<String> coPartitioned, Duration timeout, String createCommand) {
@@ -68,10 +68,6 @@ public final class RequiredTopics {
       } catch (ExecutionException e) {
         if (e.getCause() instanceof UnknownTopicOrPartitionException) {
           missing.add(name);
-        } else if (e.getCause() instanceof TopicAuthorizationException) {
-          throw new TopicsNotReadyException("not authorized to use topic " + name + " on Kafka at " + bootstrapServers
-              + ": grant this process's principal its rights (docs/production.md, 'Kafka over TLS and SASL, with"
-              + " ACLs')", e.getCause());
         } else {
           throw new TopicsNotReadyException("cannot check topic " + name + " on Kafka at " + bootstrapServers + ": "
               + e.getCause(), e.getCause());
