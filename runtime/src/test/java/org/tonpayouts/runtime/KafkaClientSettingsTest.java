@@ -51,6 +51,24 @@ class KafkaClientSettingsTest {
   }
 
   @Test
+  void shouldAcceptTheSettingsOfOauthBearerAndOfAnOwnLoginModule() {
+    KafkaClientSettings oauth = config(Map.of("kafka.security.protocol", "SASL_SSL",
+        "kafka.sasl.mechanism", "OAUTHBEARER",
+        "kafka.sasl.login.callback.handler.class",
+        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
+        "kafka.sasl.oauthbearer.token.endpoint.url", "https://idp.example.com/oauth2/token",
+        "kafka.sasl.jaas.config", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required"
+            + " clientId=\"payouts\" clientSecret=\"${env:KAFKA_CLIENT_SECRET}\";")).kafkaClients();
+    KafkaClientSettings iam = config(Map.of("kafka.sasl.mechanism", "AWS_MSK_IAM",
+        "kafka.sasl.client.callback.handler.class", "software.amazon.msk.auth.iam.IAMClientCallbackHandler"))
+        .kafkaClients();
+
+    assertThat(oauth.forAdmin()).containsKeys("sasl.login.callback.handler.class",
+        "sasl.oauthbearer.token.endpoint.url", "sasl.jaas.config");
+    assertThat(iam.forStreams()).containsKey("sasl.client.callback.handler.class");
+  }
+
+  @Test
   void shouldRefuseAKeyNoKafkaClientKnowsAndPerClientPrefixes() {
     assertThatThrownBy(() -> config(Map.of("kafka.securty.protocol", "SASL_SSL")))
         .isInstanceOf(ConfigException.class)
