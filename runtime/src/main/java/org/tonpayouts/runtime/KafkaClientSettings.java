@@ -77,10 +77,10 @@ public final class KafkaClientSettings {
   public static KafkaClientSettings from(Map<String, ?> configuration, Set<String> payoutKeys) {
     Map<String, String> settings = new LinkedHashMap<>();
     configuration.forEach((key, value) -> {
-      if (key.startsWith(PREFIX) && !payoutKeys.contains(key)) {
+      if (key.startsWith(PREFIX) && !payoutKeys.contains(key) && value != null) {
         String clientKey = key.substring(PREFIX.length());
         check(key, clientKey);
-        settings.put(clientKey, value == null ? null : value.toString());
+        settings.put(clientKey, value.toString());
       }
     });
     if (settings.isEmpty()) {
@@ -98,7 +98,7 @@ public final class KafkaClientSettings {
    */
   private void checkSecretFiles() {
     settings.forEach((key, value) -> {
-      Matcher reference = REFERENCE.matcher(value == null ? "" : value);
+      Matcher reference = REFERENCE.matcher(value);
       while (reference.find()) {
         String providerClass = settings.getOrDefault(PROVIDERS + "." + reference.group(1) + ".class", "");
         String path = reference.group(2);

@@ -51,11 +51,6 @@ public final class TopicsCommand implements Callable<Integer> {
     return run(servers, config.kafkaClients(), settings, spec.commandLine().getOut());
   }
 
-  /** {@link #run(String, KafkaClientSettings, TopicSettings, PrintWriter)} on a plaintext cluster without authentication. */
-  public static int run(String bootstrapServers, TopicSettings settings, PrintWriter out) throws Exception {
-    return run(bootstrapServers, KafkaClientSettings.none(), settings, out);
-  }
-
   /**
    * Provisions every topic of {@link Topics#ALL} and prints the outcomes; 0 when there is no conflict.
    *
