@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,7 +27,10 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -54,6 +58,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private static final int NODE_ID = 1;
   private static final int BIND_ATTEMPTS = 3;
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+  private static final int SCRAM_ITERATIONS = 4096;
+  /** The listener of {@link Builder#saslSslListener}. */
+  private static final String SECURE_LISTENER = "SECURE";
 
   /** The broker's own loggers and their quiet levels; the clients' loggers are left alone. */
   private static final Map<String, String> BROKER_LOG_LEVELS = brokerLogLevels();
@@ -64,6 +71,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final boolean deleteDataDirOnClose;
   private final int port;
   private final int controllerPort;
+  private final int securePort;
   private final Admin admin;
   private final Duration startupTime;
   private boolean closed;
@@ -74,6 +82,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       boolean deleteDataDirOnClose,
       int port,
       int controllerPort,
+      int securePort,
       Admin admin,
       Duration startupTime) {
     this.server = server;
@@ -81,6 +90,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     this.deleteDataDirOnClose = deleteDataDirOnClose;
     this.port = port;
     this.controllerPort = controllerPort;
+    this.securePort = securePort;
     this.admin = admin;
     this.startupTime = startupTime;
   }
@@ -101,6 +111,46 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /**
+   * {@code 127.0.0.1:<port>} of the SASL_SSL listener ({@link Builder#saslSslListener}): TLS with a
+   * certificate for {@code localhost} and {@code 127.0.0.1}, SCRAM-SHA-512 users
+   * ({@link #createScramUser}), every request authorized by ACLs.
+   *
+   * @throws IllegalStateException when the broker has no such listener
+   */
+  public String secureBootstrapServers() {
+    if (securePort == 0) {
+      throw new IllegalStateException("this broker has no SASL_SSL listener: start it with saslSslListener(ca)");
+    }
+    return "127.0.0.1:" + securePort;
+  }
+
+  /**
+   * Creates (or replaces) a SCRAM-SHA-512 user of the SASL_SSL listener, principal {@code
+   * User:<name>}, and waits until the broker knows it.
+   */
+  public void createScramUser(String name, String password) {
+    try {
+      admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(name,
+              new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, SCRAM_ITERATIONS), password)))
+          .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+      // the controller commits the credential; the broker serves it once it applied that metadata
+      while (!admin.describeUserScramCredentials(List.of(name)).all()
+          .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).containsKey(name)) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the broker did not show SCRAM user " + name + " in " + ADMIN_TIMEOUT);
+        }
+        TimeUnit.MILLISECONDS.sleep(20); // polling with a deadline, not a guess at how long it takes
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("could not create SCRAM user " + name, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted creating SCRAM user " + name, e);
+    }
   }
 
   public int controllerPort() {
@@ -246,6 +296,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private int port;
     private int controllerPort;
     private boolean quietLogging = true;
+    private CertificateAuthority secureListenerCa;
     private final Map<String, String> properties = new LinkedHashMap<>();
 
     private Builder() {}
@@ -282,6 +333,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Adds a SASL_SSL listener on a free port ({@link EmbeddedKafkaBroker#secureBootstrapServers()}), as a
+     * secured production cluster has one: TLS with a {@code localhost} certificate issued by {@code ca},
+     * SCRAM-SHA-512 logins ({@link EmbeddedKafkaBroker#createScramUser}), and Kafka's {@code
+     * StandardAuthorizer} with {@code allow.everyone.if.no.acl.found=false}, so a principal may do only
+     * what ACLs grant. The plaintext listener on 127.0.0.1 stays, and its (anonymous) principal is the
+     * only super user: it is the broker's own controller link and the tests' administrator
+     * ({@link #admin()}), which creates the users and the ACLs.
+     */
+    public Builder saslSslListener(CertificateAuthority ca) {
+      this.secureListenerCa = Objects.requireNonNull(ca, "ca");
+      return this;
+    }
+
     /** Whether to set the broker's loggers to WARN when they have no configured level. Default true. */
     public Builder quietLogging(boolean quiet) {
       this.quietLogging = quiet;
@@ -300,8 +365,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       for (int attempt = 1; attempt <= BIND_ATTEMPTS; attempt++) {
         int brokerPort = port != 0 ? port : FreePorts.pick();
         int quorumPort = controllerPort != 0 ? controllerPort : FreePorts.pick();
+        int securePort = secureListenerCa != null ? FreePorts.pick() : 0;
         try {
-          return startOnce(dir, temporary, brokerPort, quorumPort, started);
+          return startOnce(dir, temporary, brokerPort, quorumPort, securePort, started);
         } catch (RuntimeException e) {
           boolean portsChosenHere = port == 0 || controllerPort == 0;
           if (!isBindFailure(e) || !portsChosenHere) {
@@ -321,8 +387,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private EmbeddedKafkaBroker startOnce(
-        Path dir, boolean temporary, int brokerPort, int quorumPort, long startedNanos) {
-      Properties config = serverProperties(dir, brokerPort, quorumPort);
+        Path dir, boolean temporary, int brokerPort, int quorumPort, int securePort, long startedNanos) {
+      Properties config = serverProperties(dir, brokerPort, quorumPort, securePort);
       Path configFile = dir.resolve("server.properties");
       writeProperties(config, configFile);
       formatIfNeeded(dir, configFile);
@@ -365,10 +431,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
           quorumPort,
           dir,
           took.toMillis());
-      return new EmbeddedKafkaBroker(server, dir, temporary, brokerPort, quorumPort, admin, took);
+      return new EmbeddedKafkaBroker(server, dir, temporary, brokerPort, quorumPort, securePort, admin, took);
     }
 
-    private Properties serverProperties(Path dir, int brokerPort, int quorumPort) {
+    private Properties serverProperties(Path dir, int brokerPort, int quorumPort, int securePort) {
       Map<String, String> p = new LinkedHashMap<>();
       p.put("process.roles", "broker,controller");
       p.put("node.id", Integer.toString(NODE_ID));
@@ -396,10 +462,40 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       p.put("metadata.max.idle.interval.ms", "5000");
       // The 128 MB default is allocated eagerly and would quadruple the heap.
       p.put("log.cleaner.dedupe.buffer.size", "2097152");
+      if (secureListenerCa != null) {
+        p.putAll(saslSslProperties(dir, brokerPort, quorumPort, securePort));
+      }
       p.putAll(properties);
       Properties props = new Properties();
       props.putAll(p);
       return props;
+    }
+
+    /** The SASL_SSL listener beside the plaintext one, SCRAM-SHA-512 logins and ACLs enforced. */
+    private Map<String, String> saslSslProperties(Path dir, int brokerPort, int quorumPort, int securePort) {
+      char[] password = Uuid.randomUuid().toString().toCharArray();
+      Path keyStore = secureListenerCa.issueLocalhost("embedded-kafka")
+          .writeKeyStore(dir.resolve("broker-keystore.p12"), "broker", password);
+      String prefix = "listener.name." + SECURE_LISTENER.toLowerCase(Locale.ROOT) + ".";
+      Map<String, String> p = new LinkedHashMap<>();
+      p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + "," + SECURE_LISTENER + "://127.0.0.1:" + securePort
+          + ",CONTROLLER://127.0.0.1:" + quorumPort);
+      p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + "," + SECURE_LISTENER + "://127.0.0.1:"
+          + securePort);
+      p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT," + SECURE_LISTENER
+          + ":SASL_SSL");
+      p.put(prefix + "ssl.keystore.type", "PKCS12");
+      p.put(prefix + "ssl.keystore.location", keyStore.toString());
+      p.put(prefix + "ssl.keystore.password", new String(password));
+      p.put(prefix + "ssl.key.password", new String(password));
+      p.put(prefix + "sasl.enabled.mechanisms", "SCRAM-SHA-512");
+      p.put(prefix + "scram-sha-512.sasl.jaas.config",
+          "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+      p.put("allow.everyone.if.no.acl.found", "false");
+      // the plaintext listener (loopback only) and the controller link: the broker itself and the tests' admin
+      p.put("super.users", "User:ANONYMOUS");
+      return p;
     }
 
     private static void formatIfNeeded(Path dir, Path configFile) {

@@ -42,6 +42,12 @@ class EmbeddedKafkaBrokerTest {
   }
 
   @Test
+  void shouldSayHowToGetASecureListenerWhenItHasNone() {
+    assertThatThrownBy(kafka::secureBootstrapServers).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("saslSslListener(ca)");
+  }
+
+  @Test
   void shouldCreateTopicsWithTheirPartitionCounts() throws Exception {
     String a = SharedTestInfrastructure.uniqueName("topic-a");
     String b = SharedTestInfrastructure.uniqueName("topic-b");

@@ -69,11 +69,18 @@ final class PayoutScenario {
   private int wallets = WALLETS;
   private int requests = REQUESTS;
   private final Map<String, String> overrides = new HashMap<>();
+  private final Map<String, String> streamsOverrides = new HashMap<>();
+  private final Map<String, String> pollerOverrides = new HashMap<>();
+  private Map<String, ?> producerSettings = Map.of();
   private Function<Devnet, URI> pollerApi = Devnet::baseUrl;
   private Consumer<Devnet> beforeLoad = devnet -> { };
+  private Consumer<Running> whileRunning = running -> { };
 
   /** What the apps counted during a run. */
   record Counts(PayoutMetrics streams, PollerMetrics poller) {}
+
+  /** Both apps, running, with the configuration each was given. */
+  record Running(StreamsApp app, PayoutsConfig appConfig, ChainPoller poller, PayoutsConfig pollerConfig) {}
 
   /**
    * @param database name of a fresh database on the shared embedded PostgreSQL server
@@ -98,9 +105,33 @@ final class PayoutScenario {
     return this;
   }
 
+  /** A configuration key of streams-app only (applied after {@link #config}), e.g. its Kafka credentials. */
+  PayoutScenario streamsConfig(String key, Object value) {
+    streamsOverrides.put(key, value.toString());
+    return this;
+  }
+
+  /** A configuration key of chain-poller only (applied after {@link #config}). */
+  PayoutScenario pollerConfig(String key, Object value) {
+    pollerOverrides.put(key, value.toString());
+    return this;
+  }
+
+  /** Kafka client settings of the producer service that writes the load (its credentials). */
+  PayoutScenario producerSettings(Map<String, ?> settings) {
+    this.producerSettings = Map.copyOf(settings);
+    return this;
+  }
+
   /** The TON API base URL chain-poller uses, from the devnet (e.g. a lagging node of it). */
   PayoutScenario pollerApi(Function<Devnet, URI> api) {
     this.pollerApi = api;
+    return this;
+  }
+
+  /** Done once both apps run, before the load is produced (e.g. their start-up checks under their own credentials). */
+  PayoutScenario whileRunning(Consumer<Running> action) {
+    this.whileRunning = action;
     return this;
   }
 
@@ -124,8 +155,8 @@ final class PayoutScenario {
         HikariDataSource ledgerDb = Ledger.pooledDataSource(jdbcUrl, postgres.user(), postgres.password(), 4)) {
       PipelineTopics.create(admin, bootstrapServers, 3);
       wallets.subwalletIds().forEach(id -> devnet.fund(wallets.address(id), 100_000_000_000L));
-      PayoutsConfig config = config(runId, devnet.baseUrl(), jdbcUrl, postgres.user());
-      PayoutsConfig pollerConfig = config(runId, pollerApi.apply(devnet), jdbcUrl, postgres.user());
+      PayoutsConfig config = config(runId, devnet.baseUrl(), jdbcUrl, postgres.user(), streamsOverrides);
+      PayoutsConfig pollerConfig = config(runId, pollerApi.apply(devnet), jdbcUrl, postgres.user(), pollerOverrides);
       PayoutMetrics streamsMetrics = PayoutMetrics.inMemory();
       PollerMetrics pollerMetrics = PollerMetrics.inMemory();
 
@@ -139,9 +170,11 @@ final class PayoutScenario {
         await("both apps running").atMost(DEADLINE).until(() -> app.streams().state() == KafkaStreams.State.RUNNING
             && poller.streams().state() == KafkaStreams.State.RUNNING);
 
+        whileRunning.accept(new Running(app, config, poller, pollerConfig));
         beforeLoad.accept(devnet);
         PayoutLoad load = DemoLoad.demo(wallets, requests, runId, false, Instant.now());
-        load.produce(bootstrapServers);
+        load.produce(producerSettings.isEmpty() ? bootstrapServers
+            : producerSettings.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG).toString(), producerSettings);
         List<TransferRef> refs = load.expected().stream().map(ExpectedTransfer::ref).toList();
 
         await("every transfer settled").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
@@ -160,7 +193,8 @@ final class PayoutScenario {
     }
   }
 
-  private PayoutsConfig config(String runId, URI tonApi, String jdbcUrl, String user) throws Exception {
+  private PayoutsConfig config(String runId, URI tonApi, String jdbcUrl, String user, Map<String, String> own)
+      throws Exception {
     Map<String, String> values = new HashMap<>();
     values.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     values.put(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG, runId + "-streams");
@@ -172,6 +206,7 @@ final class PayoutScenario {
     values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
     values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "scenario:" + "5e".repeat(32)); // both apps share it
     values.putAll(overrides);
+    values.putAll(own);
     return new PayoutsConfig(values);
   }
 

@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.local.stack.Home;
 import org.tonpayouts.runtime.PayoutsConfig;
@@ -39,7 +41,8 @@ import org.tonpayouts.ton.address.TonAddress;
  * The examples of the README and the docs work as written: every topic's example message in
  * docs/topics-and-events.md passes that topic's serde and JSON Schema (requests also streams-app's
  * rules), the console-producer lines (the README's first payout and the topics page) carry a valid
- * request, the sample properties files (the README and docs/production.md) load, and the devnet fund
+ * request, the sample properties files (the README and docs/production.md) and the guide's Kafka client
+ * examples load, and the devnet fund
  * call of docs/local-stack.md funds.
  */
 class ReadmeExamplesTest {
@@ -133,6 +136,35 @@ class ReadmeExamplesTest {
       assertThat(config.bootstrapServers()).isEqualTo("kafka-1:9092,kafka-2:9092,kafka-3:9092");
       assertThat(values.keySet()).allMatch(PayoutsConfig.CONFIG.names()::contains);
     }
+  }
+
+  @Test
+  void shouldLoadEveryKafkaClientExampleOfTheProductionGuide(@TempDir Path tmp) throws Exception {
+    // the examples' secrets, where they say (one file per value, readable by the owner only)
+    Path secrets = Files.createDirectories(tmp.resolve("secrets"));
+    for (String name : List.of("username", "password", "client-secret")) {
+      Files.writeString(secrets.resolve(name), "example-" + name);
+      Files.setPosixFilePermissions(secrets.resolve(name), PosixFilePermissions.fromString("rw-------"));
+    }
+    Matcher block = Pattern.compile("```\\n(kafka\\.bootstrap\\.servers=.*?)```", Pattern.DOTALL)
+        .matcher(PAGES.get(PRODUCTION));
+    int examples = 0;
+    while (block.find()) {
+      if (!block.group(1).contains("kafka.security.protocol=")) {
+        continue; // the minimal properties file, loaded above
+      }
+      Properties props = new Properties();
+      props.load(new StringReader(block.group(1).replace("/run/secrets/kafka", secrets.toString())));
+      Map<String, Object> values = new HashMap<>();
+      props.forEach((k, v) -> values.put(k.toString(), v));
+
+      PayoutsConfig config = new PayoutsConfig(values);
+
+      assertThat(config.kafkaClients().keys()).as("example %s", values.keySet()).contains("security.protocol",
+          "sasl.mechanism", "sasl.jaas.config");
+      examples++;
+    }
+    assertThat(examples).as("the SCRAM, cloud and MSK examples").isEqualTo(3);
   }
 
   @Test

@@ -451,6 +451,9 @@ public final class PayoutsConfig extends AbstractConfig {
             HTTP_MAX_CONNECTIONS_DOC);
   }
 
+  // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----
+  private final KafkaClientSettings kafkaClients;
+
   public PayoutsConfig(Map<?, ?> values) {
     super(CONFIG, values, false);
     if (subwalletMin() > subwalletMax()) {
@@ -458,6 +461,7 @@ public final class PayoutsConfig extends AbstractConfig {
           "must not be above " + WALLET_SUBWALLET_MAX_CONFIG + " (" + subwalletMax() + ")");
     }
     tonApi(Optional.empty()); // the URL and the client's limits, checked now; the key file is read when used
+    this.kafkaClients = KafkaClientSettings.from(originals(), CONFIG.names());
   }
 
   /**
@@ -474,12 +478,35 @@ public final class PayoutsConfig extends AbstractConfig {
         values.put(key, fromEnv);
       }
     }
+    putKafkaClientSettingsFromEnv(values, env);
     for (String key : values.keySet()) {
-      if (!CONFIG.names().contains(key)) {
+      if (!CONFIG.names().contains(key) && !key.startsWith(KafkaClientSettings.PREFIX)) {
         throw new ConfigException("unknown configuration key '" + key + "'" + file.map(f -> " in " + f).orElse(""));
       }
     }
     return new PayoutsConfig(values);
+  }
+
+  /**
+   * Adds the {@code PAYOUTS_KAFKA_*} variables that name Kafka client settings; one that names no
+   * key is an error, as an unknown key in the file is.
+   */
+  private static void putKafkaClientSettingsFromEnv(Map<String, Object> values, Map<String, String> env) {
+    String providersKey = KafkaClientSettings.PREFIX + "config.providers";
+    Optional<String> providers = Optional.ofNullable(env.get(envName(providersKey)))
+        .or(() -> Optional.ofNullable(values.get(providersKey)).map(Object::toString));
+    String prefix = envName(KafkaClientSettings.PREFIX);
+    for (Map.Entry<String, String> variable : env.entrySet()) {
+      String name = variable.getKey();
+      if (!name.startsWith(prefix) || CONFIG.names().stream().anyMatch(key -> envName(key).equals(name))) {
+        continue;
+      }
+      String key = KafkaClientSettings.keyOfEnv(name, providers).orElseThrow(() -> new ConfigException(
+          "unknown environment variable " + name + ": it names no Kafka client setting (" + prefix
+              + "<KEY> sets kafka.<key>, a Kafka producer, consumer, admin or Streams key, e.g. " + prefix
+              + "SECURITY_PROTOCOL)"));
+      values.put(key, variable.getValue());
+    }
   }
 
   /** The environment variable that overrides {@code key}. */
@@ -505,6 +532,11 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public String bootstrapServers() {
     return getString(KAFKA_BOOTSTRAP_SERVERS_CONFIG);
+  }
+
+  /** The {@code kafka.*} client settings (TLS, SASL, config providers) every Kafka client of the process gets. */
+  public KafkaClientSettings kafkaClients() {
+    return kafkaClients;
   }
 
   public long subwalletMin() {
@@ -722,7 +754,7 @@ public final class PayoutsConfig extends AbstractConfig {
   }
 
   /** A refusal of the secret readers (which know no Kafka) as the ConfigException start-up turns into one line. */
-  private static ConfigException configException(IllegalArgumentException e) {
+  static ConfigException configException(IllegalArgumentException e) {
     ConfigException config = new ConfigException(e.getMessage());
     config.initCause(e);
     return config;

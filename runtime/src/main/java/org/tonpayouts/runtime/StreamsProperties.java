@@ -40,6 +40,9 @@ public final class StreamsProperties {
 
   public static Properties base(PayoutsConfig config, String applicationId) {
     Properties props = new Properties();
+    // TLS, SASL and config providers of the deployment; Kafka Streams hands each to the clients that
+    // know it. None of them is a key set below (KafkaClientSettings refuses those).
+    props.putAll(config.kafkaClients().forStreams());
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);

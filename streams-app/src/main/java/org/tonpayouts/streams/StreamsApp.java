@@ -84,7 +84,7 @@ public final class StreamsApp implements AutoCloseable {
     // (a bug, an unreadable record on an internal topic) stops the instance loudly.
     streams.setUncaughtExceptionHandler(StreamThreadFailures.handler(t -> t instanceof LedgerException));
     this.outboxPublisher = new OutboxPublisher(ledger,
-        OutboxPublisher.producer(config.bootstrapServers(), applicationId + "-outbox"), metrics,
+        OutboxPublisher.producer(config.bootstrapServers(), config.kafkaClients(), applicationId + "-outbox"), metrics,
         config.outboxPollInterval());
     Subwallets subwallets = new Subwallets(key, config.workchain());
     this.adminServer = adminToken.<Supplier<AdminServer>>map(token -> () -> AdminServer.start(config.adminPort(),

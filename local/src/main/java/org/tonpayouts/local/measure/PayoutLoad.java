@@ -67,7 +67,16 @@ public final class PayoutLoad {
 
   /** Writes every request to {@code payout.requests}, keyed by subwallet, and waits until the broker has them. */
   public void produce(String bootstrapServers) {
+    produce(bootstrapServers, Map.of());
+  }
+
+  /**
+   * {@link #produce(String)} as a producer service of a secured cluster does it: with its own client
+   * settings ({@code security.protocol}, {@code sasl.*}, {@code ssl.*}) under its own principal.
+   */
+  public void produce(String bootstrapServers, Map<String, ?> clientSettings) {
     Properties props = new Properties();
+    props.putAll(clientSettings);
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.LINGER_MS_CONFIG, 5);

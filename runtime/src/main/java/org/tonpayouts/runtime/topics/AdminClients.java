@@ -1,9 +1,11 @@
 package org.tonpayouts.runtime.topics;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.tonpayouts.runtime.KafkaClientSettings;
 import org.tonpayouts.runtime.PayoutsConfig;
 
 /** The admin client of the start-up checks and of {@code payouts topics}, with bounded waits. */
@@ -16,15 +18,22 @@ public final class AdminClients {
   private AdminClients() {}
 
   public static Session open(PayoutsConfig config, String clientId) {
-    return open(config.bootstrapServers(), clientId);
+    return open(config.bootstrapServers(), config.kafkaClients(), clientId);
   }
 
+  /** An admin client of a plaintext cluster without authentication (the local stack). */
   public static Session open(String bootstrapServers, String clientId) {
-    return new Session(Admin.create(Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        AdminClientConfig.CLIENT_ID_CONFIG, clientId,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis(),
-        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(TIMEOUT.toMillis(), 15_000))));
+    return open(bootstrapServers, KafkaClientSettings.none(), clientId);
+  }
+
+  /** An admin client with the deployment's TLS, SASL and config-provider settings. */
+  public static Session open(String bootstrapServers, KafkaClientSettings kafka, String clientId) {
+    Map<String, Object> props = new HashMap<>(kafka.forAdmin());
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(TIMEOUT.toMillis(), 15_000));
+    return new Session(Admin.create(props));
   }
 
   /** An admin client that closes without waiting for calls nobody awaits any more. */

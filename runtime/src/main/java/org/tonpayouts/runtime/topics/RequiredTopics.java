@@ -54,6 +54,7 @@ public final class RequiredTopics {
    * @param coPartitioned topics that must have one partition count when they are among {@code required}
    * @throws TopicsNotReadyException when a topic is missing or partition counts differ
    * @throws KafkaUnavailableException when Kafka does not answer within {@code timeout}
+   * @throws KafkaAccessDeniedException when Kafka refuses the login or the right to describe a topic
    */
   public static void verify(Admin admin, String bootstrapServers, Collection<String> required,
       Collection<String> coPartitioned, Duration timeout, String createCommand) {

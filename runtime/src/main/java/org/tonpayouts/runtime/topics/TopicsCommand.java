@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.tonpayouts.runtime.KafkaClientSettings;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.schemas.Topic;
 import org.tonpayouts.schemas.Topics;
@@ -47,14 +48,19 @@ public final class TopicsCommand implements Callable<Integer> {
     if (partitions != null) {
       settings = new TopicSettings(partitions, settings.replicationFactor(), settings.retentionMs());
     }
-    return run(servers, settings, spec.commandLine().getOut());
+    return run(servers, config.kafkaClients(), settings, spec.commandLine().getOut());
   }
 
-  /** Provisions every topic of {@link Topics#ALL} and prints the outcomes; 0 when there is no conflict. */
-  public static int run(String bootstrapServers, TopicSettings settings, PrintWriter out) throws Exception {
+  /**
+   * Provisions every topic of {@link Topics#ALL} and prints the outcomes; 0 when there is no conflict.
+   *
+   * @param kafka the deployment's TLS, SASL and config-provider settings (the operator's credentials)
+   */
+  public static int run(String bootstrapServers, KafkaClientSettings kafka, TopicSettings settings, PrintWriter out)
+      throws Exception {
     List<String> names = Topics.ALL.stream().map(Topic::name).toList();
     List<String> together = Topics.CO_PARTITIONED.stream().map(Topic::name).toList();
-    try (AdminClients.Session session = AdminClients.open(bootstrapServers, "payouts-topics")) {
+    try (AdminClients.Session session = AdminClients.open(bootstrapServers, kafka, "payouts-topics")) {
       List<TopicOutcome> outcomes = new TopicProvisioner(session.admin(), bootstrapServers, AdminClients.TIMEOUT)
           .provision(names, together, settings);
       out.println("Kafka " + bootstrapServers + ":");

@@ -2,6 +2,7 @@ package org.tonpayouts.streams.outbox;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -19,6 +20,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.KafkaClientSettings;
 import org.tonpayouts.schemas.AuditRecord;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.Topic;
@@ -62,17 +64,25 @@ public final class OutboxPublisher implements AutoCloseable {
     this.interval = interval;
   }
 
-  /** The producer the publisher needs: idempotent, every replica acknowledges, bounded waits. */
+  /** The producer the publisher needs, on a plaintext cluster without authentication. */
   public static Producer<String, byte[]> producer(String bootstrapServers, String clientId) {
-    return new KafkaProducer<>(Map.of(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        ProducerConfig.CLIENT_ID_CONFIG, clientId,
-        ProducerConfig.ACKS_CONFIG, "all",
-        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-        ProducerConfig.LINGER_MS_CONFIG, 0,
-        ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000,
-        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) ACK_TIMEOUT.toMillis()),
-        new StringSerializer(), new ByteArraySerializer());
+    return producer(bootstrapServers, KafkaClientSettings.none(), clientId);
+  }
+
+  /**
+   * The producer the publisher needs: idempotent, every replica acknowledges, bounded waits; with the
+   * deployment's TLS, SASL and config-provider settings ({@code kafka.*}).
+   */
+  public static Producer<String, byte[]> producer(String bootstrapServers, KafkaClientSettings kafka, String clientId) {
+    Map<String, Object> props = new HashMap<>(kafka.forProducer());
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) ACK_TIMEOUT.toMillis());
+    return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
   }
 
   public void start() {
