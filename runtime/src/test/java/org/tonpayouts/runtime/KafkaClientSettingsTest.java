@@ -176,8 +176,8 @@ class KafkaClientSettingsTest {
 
     assertThatThrownBy(() -> config(values))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("kafka.sasl.jaas.config " + password)
-        .hasMessageContaining("chmod 600")
+        .hasMessageContaining("kafka.sasl.jaas.config '" + password + "'")
+        .hasMessageContaining("chmod 600 " + password)
         .hasMessageNotContaining("s3cret");
 
     Files.setPosixFilePermissions(password, PosixFilePermissions.fromString("rw-------"));
