@@ -261,8 +261,8 @@ public final class PayoutsConfig extends AbstractConfig {
   private static final String VERDICT_MAC_KEYS_DOC =
       "The keys that authenticate chain-poller's verdicts: one or more id:hex pairs (hex of at least 32 random bytes,"
           + " e.g. openssl rand -hex 32), separated by commas or new lines. chain-poller signs every record of"
-          + " payout.confirmations with the first (HMAC-SHA256 over the topic, the record key and the value, in the"
-          + " payout-mac header); streams-app applies a verdict only when one of them verifies it, and drops, counts"
+          + " payout.confirmations with the first (HMAC-SHA256 over the topic and the value, in the"
+          + " payout-mac header; the value names the wallet, which streams-app checks against the record key); streams-app applies a verdict only when one of them verifies it, and drops, counts"
           + " and audits any other. Rotate by adding the new key second, then first, then removing the old one, one"
           + " rolling restart each. Required by both apps; give it in the environment (PAYOUTS_VERDICT_MAC_KEYS) or,"
           + " better, as verdict.mac.keys.file. Never logged.";
