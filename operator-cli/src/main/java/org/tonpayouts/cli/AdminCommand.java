@@ -225,7 +225,10 @@ public final class AdminCommand {
     }
 
     @Command(name = "failed", mixinStandardHelpOptions = true,
-        description = "The transfer was not paid and will not be: its settlement becomes FAILED.")
+        description = {"The transfer was not paid and will not be: its settlement becomes FAILED.",
+            "The service refuses (and says what is missing) until the chain shows it cannot have been paid: no"
+                + " message at its seqno can still apply, and no transaction of its wallet since it was recorded pays"
+                + " its destination its amount, unless --acknowledge-pays-something-else names that transaction."})
     static final class Failed implements Callable<Integer> {
       @ParentCommand
       Resolve resolve;
@@ -233,10 +236,18 @@ public final class AdminCommand {
       CommandSpec spec;
       @Mixin
       Target target;
+      @Option(names = "--acknowledge-pays-something-else", paramLabel = "TX_HASH",
+          description = "The one transaction on chain that pays the transfer's destination its amount, which you"
+              + " state pays something else (recorded in the audit log). Give it only when the service named it.")
+      String acknowledged;
 
       @Override
       public Integer call() throws Exception {
-        return target.post(resolve.admin, spec, "FAILED", Map.of());
+        Map<String, Object> details = new LinkedHashMap<>();
+        if (acknowledged != null) {
+          details.put("acknowledgePaysSomethingElse", acknowledged);
+        }
+        return target.post(resolve.admin, spec, "FAILED", details);
       }
     }
   }

@@ -125,6 +125,22 @@ class AdminCommandTest {
   }
 
   @Test
+  void shouldPostAFailedResolutionWithItsAcknowledgementAndPrintWhatEvidenceIsMissing() {
+    status = 409;
+    answer = "{\"status\":409,\"error\":\"not resolved FAILED: transaction " + "cd".repeat(32) + " pays 5 nanotons"
+        + " to y: the transfer may have been paid\"}";
+
+    Run r = run(Map.of("PAYOUTS_ADMIN_TOKEN", TOKEN), "resolve", "failed", "r-1", "t", "--operator", "bob",
+        "--reason", "it pays the March refund", "--acknowledge-pays-something-else", "ab".repeat(32));
+
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("HTTP 409: not resolved FAILED: transaction " + "cd".repeat(32) + " pays 5 nanotons");
+    assertThat(seen).containsExactly("POST /admin/reconciliations/r-1/t/resolve auth=Bearer " + TOKEN
+        + " body={\"outcome\":\"FAILED\",\"acknowledgePaysSomethingElse\":\"" + "ab".repeat(32)
+        + "\",\"operator\":\"bob\",\"reason\":\"it pays the March refund\"}");
+  }
+
+  @Test
   void shouldRefuseToCallWithoutAToken() {
     Run r = run(Map.of(), "reconciliation", "list", "--limit", "5");
 

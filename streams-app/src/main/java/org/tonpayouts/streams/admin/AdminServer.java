@@ -67,17 +67,19 @@ public final class AdminServer implements AutoCloseable {
   private final Ledger ledger;
   private final WalletView wallets;
   private final ChainCheck chain;
+  private final FailureEvidence failures;
   private final PayoutMetrics metrics;
   private final Clock clock;
   private final ObjectMapper json = Json.newMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   private AdminServer(HttpEndpoint endpoint, BearerToken token, Ledger ledger, WalletView wallets, ChainCheck chain,
-      PayoutMetrics metrics, Clock clock) {
+      FailureEvidence failures, PayoutMetrics metrics, Clock clock) {
     this.endpoint = endpoint;
     this.token = token;
     this.ledger = ledger;
     this.wallets = wallets;
     this.chain = chain;
+    this.failures = failures;
     this.metrics = metrics;
     this.clock = clock;
   }
@@ -122,9 +124,12 @@ public final class AdminServer implements AutoCloseable {
           PayoutsConfig.ADMIN_TLS_KEYSTORE_FILE_CONFIG, binding.describe());
     }
     HttpEndpoint endpoint = HttpEndpoint.bind(binding, HttpLimits.of(config), tls, "admin-http");
+    ChainReads reads = new ChainReads(api, callTimeout);
+    MessageWindow window = new MessageWindow(reads, config.clockSkewMargin());
     AdminServer server = new AdminServer(endpoint, new BearerToken(token), ledger,
-        new WalletView(streams, ledger, subwallets, api, callTimeout, config.testnet()), new ChainCheck(api, callTimeout),
-        metrics, clock);
+        new WalletView(streams, ledger, subwallets, api, callTimeout, config.testnet()),
+        new ChainCheck(reads, config.clockSkewMargin()),
+        new FailureEvidence(reads, window, config.clockSkewMargin()), metrics, clock);
     endpoint.context("/", server::handle).start();
     log.info("admin API listening address={} port={} scheme={} routes={}", binding.address(), server.port(),
         tls.isPresent() ? "https" : "http", ROUTES.size());
@@ -203,7 +208,7 @@ public final class AdminServer implements AutoCloseable {
       };
     } catch (BadInput e) {
       return Answer.problem(400, e.getMessage());
-    } catch (ChainCheck.ChainUnavailableException e) {
+    } catch (ChainReads.ChainUnavailableException e) {
       log.warn("admin call could not read the chain route={} error={}", route, e.getMessage());
       return Answer.problem(503, e.getMessage() + "; nothing was changed, try again");
     } catch (LedgerException e) {
@@ -270,13 +275,16 @@ public final class AdminServer implements AutoCloseable {
       return Answer.problem(404, "the ledger has no transfer " + requestId + "/" + transferId);
     }
     TransferRow transfer = found.get();
+    String acknowledged = body.acknowledgePaysSomethingElse() == null ? null
+        : hash(body.acknowledgePaysSomethingElse(), "acknowledgePaysSomethingElse");
     ResolutionResult result;
     switch (outcome) {
       case "SETTLED" -> {
-        String txHash = required(body.txHash(), "txHash (the wallet transaction that paid the transfer)")
-            .toLowerCase(Locale.ROOT);
-        if (!HASH.matcher(txHash).matches()) {
-          throw new BadInput("txHash must be 64 hex digits, got '" + body.txHash() + "'");
+        String txHash = hash(required(body.txHash(), "txHash (the wallet transaction that paid the transfer)"),
+            "txHash");
+        if (acknowledged != null) {
+          throw new BadInput("acknowledgePaysSomethingElse belongs to a FAILED resolution: a SETTLED one names the"
+              + " paying transaction in txHash");
         }
         if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
           return notReconcilable(transfer);
@@ -287,14 +295,26 @@ public final class AdminServer implements AutoCloseable {
               + " why={}", transfer.subwalletId(), requestId, transferId, txHash, operator, n.why());
           return Answer.problem(422, "not settled: " + n.why(), transfer);
         }
+        if (checked instanceof ChainCheck.Unproven u) {
+          return unproven("SETTLED", transfer, operator, u.missing());
+        }
         result = ledger.resolutions().settle(requestId, transferId, ((ChainCheck.Verified) checked).payment(),
             operator, reason);
       }
       case "FAILED" -> {
         if (body.txHash() != null || body.lt() != null) {
-          throw new BadInput("a FAILED resolution takes no txHash or lt: the transfer was not paid");
+          throw new BadInput("a FAILED resolution takes no txHash or lt: the transfer was not paid (a transaction"
+              + " paying its destination its amount for something else goes in acknowledgePaysSomethingElse)");
         }
-        result = ledger.resolutions().fail(requestId, transferId, operator, reason);
+        if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
+          return notReconcilable(transfer);
+        }
+        FailureEvidence.Outcome evidence = failures.gather(transfer, ledger.queries().attempts(requestId, transferId));
+        if (evidence instanceof FailureEvidence.Missing m) {
+          return unproven("FAILED", transfer, operator, m.missing());
+        }
+        result = ledger.resolutions().fail(requestId, transferId, ((FailureEvidence.Gathered) evidence).evidence(),
+            acknowledged, operator, reason);
       }
       default -> throw new BadInput("outcome must be SETTLED or FAILED, got '" + body.outcome() + "'");
     }
@@ -305,8 +325,18 @@ public final class AdminServer implements AutoCloseable {
       return notReconcilable(n.transfer());
     } else if (result instanceof ResolutionResult.Refused x) {
       return Answer.problem(422, "not settled: " + x.why(), x.transfer());
+    } else if (result instanceof ResolutionResult.Unproven u) {
+      return unproven(outcome, u.transfer(), operator, u.missing());
     }
     return Answer.problem(404, "the ledger has no transfer " + requestId + "/" + transferId);
+  }
+
+  /** 409: the chain evidence does not prove the resolution; nothing changed. */
+  private static Answer unproven(String outcome, TransferRow transfer, String operator, String missing) {
+    log.warn("resolution refused: the chain does not prove it outcome={} subwallet={} request={} transfer={} seqno={}"
+        + " operator={} missing={}", outcome, transfer.subwalletId(), transfer.requestId(), transfer.transferId(),
+        transfer.seqno(), operator, missing);
+    return Answer.problem(409, "not resolved " + outcome + ": " + missing, transfer);
   }
 
   private static Answer notReconcilable(TransferRow transfer) {
@@ -373,6 +403,14 @@ public final class AdminServer implements AutoCloseable {
       throw new BadInput(name + " must not contain control characters");
     }
     return value;
+  }
+
+  private static String hash(String value, String name) {
+    String hash = value.strip().toLowerCase(Locale.ROOT);
+    if (!HASH.matcher(hash).matches()) {
+      throw new BadInput(name + " must be 64 hex digits, got '" + value + "'");
+    }
+    return hash;
   }
 
   private static void id(String value, String name) {

@@ -76,8 +76,14 @@ final class AdminViews {
 
   record Reconciliations(int count, List<Reconciliation> transfers) {}
 
-  /** What {@code POST .../resolve} takes. */
-  record ResolveRequest(String outcome, String txHash, Long lt, String operator, String reason) {}
+  /**
+   * What {@code POST .../resolve} takes.
+   *
+   * @param acknowledgePaysSomethingElse FAILED only: the hash of the one transaction on chain that pays the
+   *     transfer's destination its amount, which the operator states pays something else (recorded in the audit row)
+   */
+  record ResolveRequest(String outcome, String txHash, Long lt, String operator, String reason,
+                        String acknowledgePaysSomethingElse) {}
 
   /** What a recorded resolution answers. */
   record Resolved(Transfer transfer, Audit audit, Settlement settlement) {}

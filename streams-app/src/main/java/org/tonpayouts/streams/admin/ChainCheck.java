@@ -2,115 +2,113 @@ package org.tonpayouts.streams.admin;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.OptionalLong;
 import org.tonpayouts.streams.ledger.operator.ChainPayment;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
-import org.tonpayouts.ton.api.TonApi;
-import org.tonpayouts.ton.api.TransactionId;
 
 /**
  * Verifies on chain the transaction an operator names to resolve a transfer as settled: it must be
  * a transaction of the transfer's wallet, and one of its out-messages must pay the transfer's
  * destination exactly its amount. Found by its lt when the operator gives it (one call), else by
  * reading the wallet's transactions back, newest first, to the time the transfer was recorded.
+ *
+ * <p>Then the evidence that it can be this transfer's payment, whichever way it was found: it is
+ * not older than the transfer's recording (less the clock-skew margin), and it took the transfer's
+ * seqno N or a later one (an older payment of the same amount to the same destination paid
+ * something else). Having taken N or later, it also shows that no message at N can apply any more.
  */
 final class ChainCheck {
-  /** Transactions per page when searching by hash. */
-  static final int PAGE = 50;
-  /** Pages read at most when searching by hash (a busy wallet: give the lt instead). */
-  static final int MAX_PAGES = 20;
-  /** How far before the transfer was recorded a paying transaction may lie (clock differences). */
-  private static final Duration BEFORE_RECORDED = Duration.ofMinutes(10);
-
-  /** The outcome: the verified payment, or why it is refused. */
+  /** The outcome: the verified payment, why the transaction is not one, or what evidence is missing. */
   sealed interface Outcome {}
 
   record Verified(ChainPayment payment) implements Outcome {}
 
+  /** The named transaction does not exist or does not pay the transfer (answered 422). */
   record NotVerified(String why) implements Outcome {}
 
-  private final TonApi api;
-  private final Duration callTimeout;
+  /** It pays the transfer's destination its amount, but the chain does not show that it paid this transfer (409). */
+  record Unproven(String missing) implements Outcome {}
 
-  ChainCheck(TonApi api, Duration callTimeout) {
-    this.api = api;
-    this.callTimeout = callTimeout;
+  private final ChainReads chain;
+  private final Duration clockSkew;
+
+  ChainCheck(ChainReads chain, Duration clockSkew) {
+    this.chain = chain;
+    this.clockSkew = clockSkew;
   }
 
   Outcome verify(TransferRow transfer, String txHash, Long lt) throws InterruptedException {
     TonAddress wallet = TonAddress.parse(transfer.walletAddress());
-    ChainTransaction tx;
-    try {
-      tx = lt != null ? byLt(wallet, txHash, lt) : byHash(wallet, txHash, transfer.createdAt().minus(BEFORE_RECORDED));
-    } catch (ExecutionException | TimeoutException e) {
-      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-      throw new ChainUnavailableException("cannot read the transactions of " + wallet.toRaw() + " from the TON API: "
-          + cause.getMessage(), cause);
-    }
+    long recordedFloor = transfer.createdAt().minus(clockSkew).getEpochSecond();
+    ChainTransaction tx = lt != null ? chain.byLt(wallet, txHash, lt) : search(wallet, txHash, recordedFloor);
     if (tx == null) {
       return new NotVerified("wallet " + wallet.toRaw() + " has no transaction " + txHash
-          + (lt != null ? " at lt " + lt : " since the transfer was recorded (searched " + MAX_PAGES * PAGE
-              + " transactions at most; give its lt to look it up directly)"));
+          + (lt != null ? " at lt " + lt : " since the transfer was recorded (searched " + ChainReads.MAX_PAGES
+              * ChainReads.PAGE + " transactions at most; give its lt to look it up directly)"));
     }
     TonAddress destination = TonAddress.parse(transfer.destination());
-    int paying = (int) tx.outMsgs().stream()
-        .filter(m -> destination.equals(m.destination()) && m.value() == transfer.amountNano()).count();
-    if (paying == 0) {
+    ChainPayment payment = payment(tx, destination, transfer.amountNano());
+    if (payment == null) {
       return new NotVerified("transaction " + txHash + " of wallet " + wallet.toRaw() + " does not pay "
           + transfer.amountNano() + " nanotons to " + destination.toRaw() + "; its out-messages: "
           + describe(tx.outMsgs()));
     }
-    ChainMessage in = tx.inMsg();
-    String inHash = in != null && in.isExternalIn() ? in.hash() : null;
-    return new Verified(new ChainPayment(txHash, tx.id().lt(), tx.utime(), tx.fee(), inHash, paying));
-  }
-
-  private ChainTransaction byLt(TonAddress wallet, String txHash, long lt)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    List<ChainTransaction> page = api.getTransactions(wallet, 1, new TransactionId(lt, txHash), null)
-        .get(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
-    return page.stream().filter(t -> t.id().hash().equals(txHash) && t.id().lt() == lt).findFirst().orElse(null);
-  }
-
-  private ChainTransaction byHash(TonAddress wallet, String txHash, Instant notBefore)
-      throws InterruptedException, ExecutionException, TimeoutException {
-    TransactionId from = null;
-    for (int i = 0; i < MAX_PAGES; i++) {
-      List<ChainTransaction> page = api.getTransactions(wallet, PAGE, from, null)
-          .get(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
-      List<ChainTransaction> fresh = from == null || page.isEmpty() ? page : page.subList(1, page.size());
-      for (ChainTransaction t : fresh) {
-        if (t.id().hash().equals(txHash)) {
-          return t;
-        }
-      }
-      if (fresh.isEmpty() || page.size() < PAGE
-          || fresh.get(fresh.size() - 1).utime() < notBefore.getEpochSecond()) {
-        return null;
-      }
-      from = page.get(page.size() - 1).id();
+    List<String> missing = new ArrayList<>();
+    if (tx.utime() < recordedFloor) {
+      missing.add("transaction " + txHash + " (utime " + Instant.ofEpochSecond(tx.utime()) + ") is older than the"
+          + " transfer, recorded at " + transfer.createdAt() + " (less the clock-skew margin of "
+          + clockSkew.toSeconds() + " s): it paid something else");
     }
-    return null;
+    ChainMessage in = tx.inMsg();
+    OptionalLong took = in == null ? OptionalLong.empty() : in.walletSeqno();
+    if (transfer.seqno() == null) {
+      missing.add("transfer " + transfer.requestId() + "/" + transfer.transferId() + " has no seqno (no message was"
+          + " signed for it): the chain cannot show that transaction " + txHash + " is at or after it");
+    } else {
+      if (took.isEmpty()) {
+        missing.add("transaction " + txHash + " has no inbound external message with a readable wallet seqno: the"
+            + " chain cannot show that it is the wallet's seqno-" + transfer.seqno() + " transaction or a later one");
+      } else if (took.getAsLong() < transfer.seqno()) {
+        missing.add("transaction " + txHash + " took the wallet's seqno " + took.getAsLong() + ", before the"
+            + " transfer's seqno " + transfer.seqno() + ": it paid something older");
+      }
+    }
+    if (!missing.isEmpty()) {
+      return new Unproven(String.join("; ", missing));
+    }
+    return new Verified(payment);
   }
 
-  private static String describe(List<ChainMessage> outs) {
+  /**
+   * {@code tx} as a payment of {@code amount} nanotons to {@code destination} (how many of its
+   * out-messages pay exactly that); null when none does.
+   */
+  static ChainPayment payment(ChainTransaction tx, TonAddress destination, long amount) {
+    int paying = (int) tx.outMsgs().stream()
+        .filter(m -> destination.equals(m.destination()) && m.value() == amount).count();
+    if (paying == 0) {
+      return null;
+    }
+    ChainMessage in = tx.inMsg();
+    return new ChainPayment(tx.id().hash(), tx.id().lt(), tx.utime(), tx.fee(),
+        in != null && in.isExternalIn() ? in.hash() : null, paying);
+  }
+
+  private ChainTransaction search(TonAddress wallet, String txHash, long floorUtime) throws InterruptedException {
+    ChainReads.Back back = chain.back(wallet, floorUtime, t -> t.id().hash().equals(txHash));
+    return back.newestFirst().stream().filter(t -> t.id().hash().equals(txHash)).findFirst().orElse(null);
+  }
+
+  static String describe(List<ChainMessage> outs) {
     if (outs.isEmpty()) {
       return "none";
     }
     return String.join(", ", outs.stream().map(m -> m.value() + " to "
         + (m.destination() == null ? "(external)" : m.destination().toRaw())).toList());
-  }
-
-  /** The TON API could not be read: nothing was decided (the caller answers 503). */
-  static final class ChainUnavailableException extends RuntimeException {
-    ChainUnavailableException(String message, Throwable cause) {
-      super(message, cause);
-    }
   }
 }

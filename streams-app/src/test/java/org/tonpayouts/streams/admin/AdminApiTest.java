@@ -45,10 +45,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.devnet.ManualClock;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
 import org.tonpayouts.embedded.EmbeddedKafkaBroker;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
@@ -82,7 +84,11 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * token; a transfer made RECONCILIATION_REQUIRED (its message dropped by devnet, the poller's verdict
  * played by the test) is listed with its evidence, refused a resolution with a transaction that does
  * not pay it, and resolved with one that does (verified on devnet's chain); its second settlement and
- * the audit records reach Kafka, and another is resolved FAILED. Every answer matches the OpenAPI
+ * the audit records reach Kafka, and another is resolved FAILED once the chain shows it cannot be
+ * paid (refused while its message could still apply). A FAILED is refused while a payment of the
+ * transfer's destination and amount is on chain until the call acknowledges exactly that
+ * transaction; a SETTLED by lt or by search is refused for a payment older than the transfer. The
+ * chain's clock is moved past valid_until rather than waited for. Every answer matches the OpenAPI
  * file, and the file documents exactly the server's routes.
  */
 class AdminApiTest {
@@ -97,8 +103,12 @@ class AdminApiTest {
   @TempDir
   static Path state;
 
+  /** The chain's clock: moved past the transfers' valid_until instead of waiting for it. */
+  private static final ManualClock CHAIN_CLOCK = ManualClock.systemPlusOffset();
   private static Devnet devnet;
   private static TonApiClient api;
+  /** An operator's own client, on a node of its own (the default node drops streams-app's messages when asked). */
+  private static TonApiClient operatorApi;
   private static HikariDataSource db;
   private static StreamsApp app;
   private static PayoutMetrics metrics;
@@ -117,8 +127,9 @@ class AdminApiTest {
     SharedTestInfrastructure.createDatabase(AdminApiTest.class);
     db = Ledger.pooledDataSource(postgres.jdbcUrl(SharedTestInfrastructure.databaseName(AdminApiTest.class)),
         postgres.user(), postgres.password(), 4);
-    devnet = Devnet.builder().blockInterval(Duration.ofMillis(100)).start();
+    devnet = Devnet.builder().blockInterval(Duration.ofMillis(100)).clock(CHAIN_CLOCK).start();
     api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(10_000));
+    operatorApi = new TonApiClient(TonApiConfig.of(devnet.node("operator").apiUrl()).withRequestsPerSecond(10_000));
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
@@ -147,12 +158,20 @@ class AdminApiTest {
     if (api != null) {
       api.close();
     }
+    if (operatorApi != null) {
+      operatorApi.close();
+    }
     if (devnet != null) {
       devnet.close();
     }
     if (db != null) {
       db.close();
     }
+  }
+
+  @AfterEach
+  void clearFaults() {
+    devnet.faults().clear();
   }
 
   @Test
@@ -206,6 +225,14 @@ class AdminApiTest {
     LedgerRow paidMessage = reconciliationRequired(paid);
     reconciliationRequired(notPaid);
 
+    // FAILED is refused while a message at the transfer's seqno could still apply
+    HttpResponse<String> tooEarly = resolve(notPaid, "FAILED", null, "carol", "never on chain");
+    assertMatchesOpenApi("POST", resolvePath(notPaid), tooEarly);
+    assertThat(tooEarly.statusCode()).as(tooEarly.body()).isEqualTo(409);
+    assertThat(tooEarly.body()).contains("could still apply").contains("plus the clock-skew margin")
+        .contains("not past the transfer's seqno 0");
+    assertThat(transferStatus(notPaid)).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+
     // the evidence
     HttpResponse<String> listed = get("/admin/reconciliations");
     assertMatchesOpenApi("GET", "/admin/reconciliations", listed);
@@ -249,7 +276,9 @@ class AdminApiTest {
     assertThat(again.statusCode()).isEqualTo(409);
     assertThat(again.body()).contains("is SETTLED, not RECONCILIATION_REQUIRED");
 
-    HttpResponse<String> failed = resolve(notPaid, "FAILED", null, "carol", "never on chain; seqno used by nobody");
+    payByHand(failedId, recipient(9), AMOUNT); // another signer takes the seqno, paying someone else
+    passEveryValidUntil();
+    HttpResponse<String> failed = resolve(notPaid, "FAILED", null, "carol", "never on chain; seqno used elsewhere");
     assertThat(failed.statusCode()).as(failed.body()).isEqualTo(200);
     assertThat(transferStatus(notPaid)).isEqualTo(TransferStatus.FAILED);
 
@@ -266,7 +295,7 @@ class AdminApiTest {
     assertThat(resolved(readAll(Topics.PAYOUT_SETTLEMENTS))).filteredOn(s -> s.requestId().equals(notPaid.requestId()))
         .singleElement().satisfies(s -> {
           assertThat(s.status()).isEqualTo(SettlementStatus.FAILED);
-          assertThat(s.reason()).isEqualTo("resolved FAILED by carol: never on chain; seqno used by nobody");
+          assertThat(s.reason()).isEqualTo("resolved FAILED by carol: never on chain; seqno used elsewhere");
         });
     await("audit records published").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
         .until(() -> readAll(Topics.PAYOUT_AUDIT).stream().anyMatch(a -> a.auditId() == auditId));
@@ -305,7 +334,79 @@ class AdminApiTest {
     assertThat(get("/admin/wallets/not-a-number").statusCode()).isEqualTo(400);
   }
 
+  @Test
+  void shouldRefuseFailedWhileAPaymentOfTheTransferIsOnChainUntilAcknowledgedExactly() throws Exception {
+    long id = FIRST_SUBWALLET + 2;
+    fund(id);
+    TonAddress destination = recipient(10);
+    PayoutRequest request = request(RUN + "-paid-elsewhere", id, transfer("t", destination, AMOUNT));
+    reconciliationRequired(request);
+    // a second deployment with the same key takes the transfer's seqno and pays its destination its amount
+    String other = payByHand(id, destination, AMOUNT);
+
+    HttpResponse<String> applicable = resolve(request, "FAILED", null, "dave", "not paid");
+    assertThat(applicable.statusCode()).as(applicable.body()).isEqualTo(409);
+    assertThat(applicable.body()).contains("could still apply").doesNotContain("not past the transfer's seqno");
+
+    passEveryValidUntil();
+    HttpResponse<String> paid = resolve(request, "FAILED", null, "dave", "not paid");
+    assertMatchesOpenApi("POST", resolvePath(request), paid);
+    assertThat(paid.statusCode()).as(paid.body()).isEqualTo(409);
+    assertThat(paid.body()).contains("transaction " + other).contains("pays " + AMOUNT + " nanotons to")
+        .contains("acknowledgePaysSomethingElse=" + other);
+    String wrongHash = "cd".repeat(32);
+    HttpResponse<String> wrongAck = resolve(request, Map.of("outcome", "FAILED", "operator", "dave", "reason",
+        "it pays something else", "acknowledgePaysSomethingElse", wrongHash));
+    assertThat(wrongAck.statusCode()).as(wrongAck.body()).isEqualTo(409);
+    assertThat(wrongAck.body()).contains("names transaction " + wrongHash).contains("is " + other);
+    HttpResponse<String> ackOnSettled = resolve(request, Map.of("outcome", "SETTLED", "txHash", other, "operator",
+        "dave", "reason", "x", "acknowledgePaysSomethingElse", other));
+    assertThat(ackOnSettled.statusCode()).isEqualTo(400);
+    assertThat(transferStatus(request)).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+
+    HttpResponse<String> failed = resolve(request, Map.of("outcome", "FAILED", "operator", "dave", "reason",
+        "that transaction is the March refund, OPS-21", "acknowledgePaysSomethingElse", other));
+    assertMatchesOpenApi("POST", resolvePath(request), failed);
+    assertThat(failed.statusCode()).as(failed.body()).isEqualTo(200);
+    JsonNode resolution = Json.mapper().readTree(failed.body());
+    assertThat(resolution.at("/transfer/status").asText()).isEqualTo("FAILED");
+    assertThat(resolution.at("/audit/txHash").asText()).isEqualTo(other);
+    assertThat(resolution.at("/audit/detail").asText()).contains("OPS-21")
+        .contains("dave acknowledged that it pays something else").contains("wallet seqno 1");
+  }
+
+  @Test
+  void shouldRefuseSettledByLtOrSearchForAPaymentOlderThanTheTransfer() throws Exception {
+    long id = FIRST_SUBWALLET + 3;
+    TonAddress wallet = fund(id);
+    TonAddress destination = recipient(11);
+    String older = payByHand(id, destination, AMOUNT); // last week's payout: same destination, same amount
+    long olderLt = devnet.transactions(wallet).stream().filter(t -> t.hash().equals(older)).findFirst()
+        .orElseThrow().lt();
+    PayoutRequest request = request(RUN + "-older", id, transfer("t", destination, AMOUNT));
+    reconciliationRequired(request);
+    payByHand(id, recipient(12), AMOUNT); // another signer takes the transfer's seqno
+
+    HttpResponse<String> byLt = resolve(request, Map.of("outcome", "SETTLED", "txHash", older, "lt", olderLt,
+        "operator", "erin", "reason", "found it"));
+    HttpResponse<String> bySearch = resolve(request, "SETTLED", older, "erin", "found it");
+
+    assertMatchesOpenApi("POST", resolvePath(request), byLt);
+    for (HttpResponse<String> refused : List.of(byLt, bySearch)) {
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+      assertThat(refused.body()).contains("transaction " + older + " took the wallet's seqno 0, before the"
+          + " transfer's seqno 1");
+    }
+    assertThat(transferStatus(request)).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+  }
+
   // ---- helpers -----------------------------------------------------------------------------------
+
+  /** Moves the chain's time past every valid_until signed so far (the TTL) and the clock-skew margin. */
+  private static void passEveryValidUntil() {
+    CHAIN_CLOCK.advance(Duration.ofSeconds(600 + 60));
+    devnet.awaitBlocks(2);
+  }
 
   private static TonAddress fund(long subwalletId) {
     TonAddress wallet = new Subwallets(KEY, 0).address(subwalletId);
@@ -315,10 +416,12 @@ class AdminApiTest {
 
   /**
    * Sends the request with devnet dropping its message, then plays the chain poller's verdict that
-   * the wallet's seqno moved past the transfer's without any of its hashes.
+   * the wallet's seqno moved past the transfer's without any of its hashes. The default node drops
+   * every message until the test ends (streams-app's re-sends too); hand-made ones go through the
+   * operator's node.
    */
   private LedgerRow reconciliationRequired(PayoutRequest request) throws Exception {
-    devnet.faults().dropNext(1);
+    devnet.faults().drop(1.0);
     produce(Topics.PAYOUT_REQUESTS, request.walletKey(), request);
     await("message of " + request.requestId() + " sent").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
         .until(() -> !app.ledger().queries().attempts(request.requestId(), "t").isEmpty());
@@ -344,8 +447,8 @@ class AdminApiTest {
     TonAddress wallet = new Subwallets(KEY, 0).address(subwalletId);
     int before = devnet.transactions(wallet).size();
     SignedTransfer signed = new TransferSigner(new Subwallets(KEY, 0)).sign(subwalletId, devnet.seqno(wallet),
-        Instant.now().plusSeconds(60), List.of(new TransferOrder(to, amount, "by hand", false)));
-    api.sendBocReturnHash(signed.boc()).get();
+        CHAIN_CLOCK.instant().plusSeconds(60), List.of(new TransferOrder(to, amount, "by hand", false)));
+    operatorApi.sendBocReturnHash(signed.boc()).get();
     await("hand-made transfer on chain").atMost(DEADLINE).until(() -> devnet.transactions(wallet).size() > before);
     return devnet.transactions(wallet).stream().filter(t -> t.outMsgs().stream()
             .anyMatch(m -> m.destination().equals(to) && m.value() == amount))
@@ -365,6 +468,10 @@ class AdminApiTest {
     }
     body.put("operator", operator);
     body.put("reason", reason);
+    return resolve(request, body);
+  }
+
+  private static HttpResponse<String> resolve(PayoutRequest request, Map<String, Object> body) throws Exception {
     return send("POST", resolvePath(request), Json.mapper().writeValueAsString(body), TOKEN);
   }
 

@@ -17,10 +17,12 @@ import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
 import org.tonpayouts.streams.ledger.operator.AdminQueries;
 import org.tonpayouts.streams.ledger.operator.ChainPayment;
+import org.tonpayouts.streams.ledger.operator.NonPaymentEvidence;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotFound;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotReconcilable;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Refused;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Resolved;
+import org.tonpayouts.streams.ledger.operator.ResolutionResult.Unproven;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult;
 import org.tonpayouts.streams.ledger.record.Intent;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
@@ -30,7 +32,9 @@ import org.tonpayouts.streams.ledger.sql.TransferStatus;
 /**
  * Operators' resolutions on a real PostgreSQL: RECONCILIATION_REQUIRED moves to SETTLED or FAILED
  * once, with who and why in the audit log and the second settlement queued in the same transaction;
- * a transaction settles at most as many transfers as it pays.
+ * a transaction settles at most as many transfers as it pays; FAILED is refused while the chain
+ * evidence holds a payment of the destination's amount that settles no transfer yet, unless the
+ * call acknowledges exactly that transaction (recorded in the audit row).
  */
 class ResolutionsTest {
   private static final String TX = hash("the paying transaction");
@@ -54,6 +58,11 @@ class ResolutionsTest {
 
   private static ChainPayment payment(String inMessage, int paying) {
     return new ChainPayment(TX, 4_000_001L, 1_767_270_000L, 2_000_000L, inMessage, paying);
+  }
+
+  /** What the admin API read from the chain for a FAILED resolution: {@code matches} pay the destination the amount. */
+  private static NonPaymentEvidence evidence(ChainPayment... matches) {
+    return new NonPaymentEvidence(1_767_270_100L, 8, 1_767_270_050L, 1_767_269_990L, 12, List.of(matches));
   }
 
   @Test
@@ -105,7 +114,8 @@ class ResolutionsTest {
   void shouldFailWithWhoAndWhyAndRefuseASecondResolution() {
     reconciliationRequired("req-1", 7);
 
-    Resolved r = (Resolved) ledger.resolutions().fail("req-1", "t-0", "carol", "not on chain; another signer used 7");
+    Resolved r = (Resolved) ledger.resolutions().fail("req-1", "t-0", evidence(), null, "carol",
+        "not on chain; another signer used 7");
     ResolutionResult again = ledger.resolutions().settle("req-1", "t-0", payment(null, 1), "dave", "changed my mind");
 
     assertThat(r.transfer().status()).isEqualTo(TransferStatus.FAILED);
@@ -115,7 +125,10 @@ class ResolutionsTest {
     assertThat(r.settlement().resolution().note()).isEqualTo("not on chain; another signer used 7");
     assertThat(again).isInstanceOf(NotReconcilable.class);
     assertThat(((NotReconcilable) again).transfer().status()).isEqualTo(TransferStatus.FAILED);
-    assertThat(ledger.resolutions().fail("req-9", "t-0", "carol", "x")).isInstanceOf(NotFound.class);
+    assertThat(ledger.resolutions().fail("req-9", "t-0", evidence(), null, "carol", "x")).isInstanceOf(NotFound.class);
+    assertThat(r.audit().detail()).contains("node time 1767270100").contains("wallet seqno 8")
+        .contains("12 transaction(s) read").contains("no transaction pays");
+    assertThat(r.audit().txHash()).isNull();
     assertThat(ledger.audit().forRequest("req-1")).extracting(AuditEvent::event)
         .containsExactly(AuditEvent.Type.RECONCILIATION_REQUIRED, AuditEvent.Type.OPERATOR_RESOLUTION);
     assertThat(ledger.settlementOutbox().unpublished()).isEqualTo(1);
@@ -141,10 +154,72 @@ class ResolutionsTest {
   }
 
   @Test
+  void shouldRefuseToFailWhileAPaymentOfTheDestinationsAmountIsOnChainNamingIt() {
+    reconciliationRequired("req-1", 7);
+
+    ResolutionResult result = ledger.resolutions().fail("req-1", "t-0", evidence(payment(hash("foreign"), 1)), null,
+        "carol", "not paid, I think");
+
+    assertThat(result).isInstanceOf(Unproven.class);
+    assertThat(((Unproven) result).missing()).contains("transaction " + TX + " (lt 4000001")
+        .contains("pays 1500000000 nanotons to " + DESTINATION).contains("acknowledgePaysSomethingElse=" + TX);
+    assertThat(ledger.queries().transfer("req-1", "t-0").orElseThrow().status())
+        .isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+    assertThat(ledger.settlementOutbox().unpublished()).isZero();
+  }
+
+  @Test
+  void shouldFailWithAnAcknowledgementOfExactlyTheMatchingTransactionAndRecordIt() {
+    reconciliationRequired("req-1", 7);
+    String other = hash("another transaction");
+
+    ResolutionResult wrong = ledger.resolutions().fail("req-1", "t-0", evidence(payment(null, 1)), other, "carol",
+        "it pays the March refund");
+    Resolved r = (Resolved) ledger.resolutions().fail("req-1", "t-0", evidence(payment(null, 1)), TX, "carol",
+        "it pays the March refund, OPS-18");
+
+    assertThat(((Unproven) wrong).missing()).contains("names transaction " + other).contains("is " + TX);
+    assertThat(r.transfer().status()).isEqualTo(TransferStatus.FAILED);
+    assertThat(r.audit().txHash()).isEqualTo(TX);
+    assertThat(r.audit().detail()).contains("OPS-18")
+        .contains("transaction " + TX + " pays 1500000000 nanotons to " + DESTINATION)
+        .contains("carol acknowledged that it pays something else");
+  }
+
+  @Test
+  void shouldNotCountAPaymentThatAlreadySettlesATransferAndRefuseAPointlessAcknowledgement() {
+    reconciliationRequired("req-1", 7);
+    reconciliationRequired("req-2", 8);
+    assertThat(ledger.resolutions().settle("req-1", "t-0", payment(null, 1), "alice", "paid by hand"))
+        .isInstanceOf(Resolved.class);
+
+    ResolutionResult pointless = ledger.resolutions().fail("req-2", "t-0", evidence(payment(null, 1)), TX, "carol",
+        "x");
+    ResolutionResult failed = ledger.resolutions().fail("req-2", "t-0", evidence(payment(null, 1)), null, "carol",
+        "the only match pays req-1");
+
+    assertThat(((Unproven) pointless).missing()).contains("nothing to acknowledge");
+    assertThat(failed).isInstanceOf(Resolved.class);
+    assertThat(((Resolved) failed).transfer().status()).isEqualTo(TransferStatus.FAILED);
+  }
+
+  @Test
+  void shouldRefuseToFailWhileTwoPaymentsMatch() {
+    reconciliationRequired("req-1", 7);
+    ChainPayment second = new ChainPayment(hash("second"), 4_000_009L, 1_767_270_010L, 2_000_000L, null, 1);
+
+    ResolutionResult result = ledger.resolutions().fail("req-1", "t-0", evidence(second, payment(null, 1)), TX,
+        "carol", "x");
+
+    assertThat(((Unproven) result).missing()).contains(TX).contains(hash("second"))
+        .contains("an acknowledgement covers one transaction only");
+  }
+
+  @Test
   void shouldListReconciliationsWithTheirAttemptsAndAuditEvents() {
     Intent intent = reconciliationRequired("req-1", 7);
     reconciliationRequired("req-2", 8);
-    ledger.resolutions().fail("req-2", "t-0", "carol", "not paid");
+    ledger.resolutions().fail("req-2", "t-0", evidence(), null, "carol", "not paid");
 
     List<AdminQueries.Reconciliation> open = ledger.admin().reconciliationRequired(100);
 

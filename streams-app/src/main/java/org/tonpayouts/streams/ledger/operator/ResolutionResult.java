@@ -21,4 +21,11 @@ public sealed interface ResolutionResult {
 
   /** Refused, with why (e.g. the transaction already settles as many transfers as it pays). */
   record Refused(TransferRow transfer, String why) implements ResolutionResult {}
+
+  /**
+   * Refused because the chain evidence does not prove the outcome: {@code missing} says what is
+   * missing (e.g. a transaction on chain pays the transfer's destination its amount, and the call
+   * did not acknowledge that it pays something else). Nothing changed.
+   */
+  record Unproven(TransferRow transfer, String missing) implements ResolutionResult {}
 }

@@ -3,6 +3,7 @@ package org.tonpayouts.streams.ledger.operator;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,7 @@ import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotFound;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotReconcilable;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Refused;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Resolved;
+import org.tonpayouts.streams.ledger.operator.ResolutionResult.Unproven;
 import org.tonpayouts.streams.ledger.sql.Checks;
 import org.tonpayouts.streams.ledger.sql.LedgerRows;
 import org.tonpayouts.streams.ledger.sql.LedgerSql;
@@ -74,18 +76,74 @@ public final class Resolutions {
     });
   }
 
-  /** Fails the transfer: the operator established that it was not paid (and will not be). */
-  public ResolutionResult fail(String requestId, String transferId, String operator, String note) {
+  /**
+   * Fails the transfer: the operator established that it was not paid, and {@code evidence} (read
+   * from the chain by the caller) shows that it cannot be paid any more. Refused ({@link Unproven})
+   * while a transaction in the evidence pays the transfer's destination its amount and is not
+   * accounted for by transfers it already settles, unless {@code acknowledged} names exactly that
+   * transaction (the operator's statement that it pays something else, recorded in the audit row).
+   *
+   * @param acknowledged null, or the hash of the one matching transaction the operator says pays something else
+   */
+  public ResolutionResult fail(String requestId, String transferId, NonPaymentEvidence evidence, String acknowledged,
+      String operator, String note) {
+    String ack = Checks.hashOrNull(acknowledged, "acknowledged");
     return resolve("FAILED", requestId, transferId, operator, note, (c, transfer, who, why, now) -> {
+      List<ChainPayment> unaccounted = new ArrayList<>();
+      for (ChainPayment match : evidence.matches()) {
+        if (claimants(c, match.txHash(), transfer).size() < match.payingOutMessages()) {
+          unaccounted.add(match);
+        }
+      }
+      String refusal = acknowledgementRefusal(transfer, unaccounted, ack);
+      if (refusal != null) {
+        return new Unproven(transfer, refusal);
+      }
       String reason = LedgerSql.truncate("resolved FAILED by " + who + ": " + why);
       TransferRow failed = LedgerSql.query(c, "update payout_transfers set status = 'FAILED', reason = ?,"
               + " updated_at = ?, settled_at = ? where request_id = ? and transfer_id = ? returning "
               + LedgerRows.TRANSFER_COLUMNS,
           LedgerRows::transfer, reason, now, now, requestId, transferId).get(0);
-      AuditEvent audit = AuditLog.insert(c, AuditEvent.about(failed, Level.WARNING, Type.OPERATOR_RESOLUTION,
-          reason + " (was: " + transfer.reason() + ")"), now);
+      String proof = ack == null
+          ? "no transaction pays " + transfer.amountNano() + " nanotons to " + transfer.destination()
+          : "transaction " + ack + " pays " + transfer.amountNano() + " nanotons to " + transfer.destination()
+              + " and " + who + " acknowledged that it pays something else";
+      AuditEvent audit = AuditLog.insert(c, new AuditEvent(0, null, Level.WARNING, Type.OPERATOR_RESOLUTION,
+          failed.subwalletId(), failed.walletAddress(), requestId, transferId, failed.seqno(), failed.messageHash(),
+          ack, LedgerSql.truncate(reason + " (chain evidence: " + evidence.describe() + "; " + proof + "; was: "
+              + transfer.reason() + ")")), now);
       return resolved(c, failed, audit, settlement(failed, SettlementStatus.FAILED, null, reason, now), who, why, now);
     });
+  }
+
+  /**
+   * Why a FAILED resolution may not go ahead given the matching transactions not yet accounted
+   * for and the operator's acknowledgement; null when it may.
+   */
+  private static String acknowledgementRefusal(TransferRow transfer, List<ChainPayment> unaccounted, String ack) {
+    String pays = " nanotons to " + transfer.destination();
+    if (unaccounted.isEmpty()) {
+      return ack == null ? null : "acknowledgePaysSomethingElse names transaction " + ack + ", but no transaction"
+          + " on chain since the transfer was recorded pays " + transfer.amountNano() + pays
+          + " without settling a transfer already: there is nothing to acknowledge; leave it out";
+    }
+    String named = String.join(", ", unaccounted.stream().map(p -> p.txHash() + " (lt " + p.lt() + ", utime "
+        + p.utime() + ")").toList());
+    if (unaccounted.size() > 1) {
+      return "transactions " + named + " each pay " + transfer.amountNano() + pays + ": the transfer may have been"
+          + " paid; resolve it SETTLED with the one that paid it (an acknowledgement covers one transaction only)";
+    }
+    String match = unaccounted.get(0).txHash();
+    if (ack == null) {
+      return "transaction " + named + " pays " + transfer.amountNano() + pays + ": the transfer may have been paid;"
+          + " resolve it SETTLED with that transaction, or, if it pays something else, repeat the call with"
+          + " acknowledgePaysSomethingElse=" + match;
+    }
+    if (!ack.equals(match)) {
+      return "acknowledgePaysSomethingElse names transaction " + ack + ", but the transaction that pays "
+          + transfer.amountNano() + pays + " is " + named;
+    }
+    return null;
   }
 
   /** What a resolution does once its transfer is locked and known to await one. */
@@ -189,8 +247,9 @@ public final class Resolutions {
               + " operator={} audit={}", outcome, r.transfer().subwalletId(), requestId, transferId,
           r.transfer().seqno(), r.transfer().txHash(), operator, r.audit().id());
     } else {
-      log.info("resolution not recorded outcome={} request={} transfer={} operator={} result={}", outcome, requestId,
-          transferId, operator, result.getClass().getSimpleName());
+      String why = result instanceof Unproven u ? u.missing() : result instanceof Refused x ? x.why() : "";
+      log.info("resolution not recorded outcome={} request={} transfer={} operator={} result={} why={}", outcome,
+          requestId, transferId, operator, result.getClass().getSimpleName(), why);
     }
   }
 }
