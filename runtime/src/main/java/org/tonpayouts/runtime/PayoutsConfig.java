@@ -22,6 +22,7 @@ import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.keys.SecretFiles;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.keys.WalletSecrets;
+import org.tonpayouts.ton.network.TonNetwork;
 import org.tonpayouts.ton.wallet.Subwallets;
 
 /**
@@ -91,7 +92,10 @@ public final class PayoutsConfig extends AbstractConfig {
           + " connections, which the server closed again past its idle limit (at 1,000 wallets on devnet: 165 new"
           + " connections a second).";
   public static final String TON_TESTNET_CONFIG = "ton.testnet";
-  private static final String TON_TESTNET_DOC = "Show user-friendly addresses in their testnet form.";
+  private static final String TON_TESTNET_DOC =
+      "Show user-friendly addresses (the admin API's wallet view) in their testnet form. The form follows"
+          + " ton.network: always the testnet form on testnet, never on mainnet (true there stops the process); this"
+          + " key chooses it only on devnet.";
 
   public static final String WALLET_WORKCHAIN_CONFIG = "wallet.workchain";
   private static final String WALLET_WORKCHAIN_DOC = "Workchain of the payout wallets (0 basechain, -1 masterchain).";
@@ -346,6 +350,18 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final ConfigDef CONFIG = new ConfigDef()
       .define(KAFKA_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", Importance.HIGH, KAFKA_BOOTSTRAP_SERVERS_DOC)
       .define(STREAMS_APPLICATION_ID_CONFIG, Type.STRING, "ton-payouts", Importance.HIGH, STREAMS_APPLICATION_ID_DOC)
+  // ---- the network (issue 25): which TON network this deployment pays on, checked against the node ----
+  public static final String TON_NETWORK_CONFIG = "ton.network";
+  private static final String TON_NETWORK_DOC =
+      "The TON network this deployment pays on: mainnet, testnet or devnet (the local chain). Required by"
+          + " streams-app and chain-poller, which at start read the TON API node's global id (configuration"
+          + " parameter 19: " + TonNetwork.MAINNET.globalId() + " mainnet, " + TonNetwork.TESTNET.globalId()
+          + " testnet, " + TonNetwork.DEVNET_GLOBAL_ID + " devnet) and refuse to start (exit 2) on a node of another"
+          + " network, naming both: a message carries no network, so a key with wallets on both would sign for"
+          + " whichever one ton.api.url happens to reach. On mainnet, intake rejects a destination whose"
+          + " user-friendly form is flagged for testnet (kQ..., 0Q...). The local stack and docker-compose.yml set"
+          + " devnet.";
+
       .define(POLLER_APPLICATION_ID_CONFIG, Type.STRING, "ton-payouts-poller", Importance.HIGH, POLLER_APPLICATION_ID_DOC)
       .define(STREAMS_STATE_DIR_CONFIG, Type.STRING, defaultStateDir(), Importance.MEDIUM, STREAMS_STATE_DIR_DOC)
       .define(STREAMS_COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 20L, Range.atLeast(1), Importance.MEDIUM, STREAMS_COMMIT_INTERVAL_MS_DOC)
@@ -457,6 +473,16 @@ public final class PayoutsConfig extends AbstractConfig {
   public PayoutsConfig(Map<?, ?> values) {
     super(CONFIG, values, false);
     if (subwalletMin() > subwalletMax()) {
+  static {
+    // the network checked (issue 25), in a block of its own so that keys added alongside merge cleanly
+    CONFIG
+        .define(TON_NETWORK_CONFIG, Type.STRING, "", ConfigDef.LambdaValidator.with((name, value) -> {
+          if (value != null && !value.toString().isBlank() && TonNetwork.byName(value.toString()).isEmpty()) {
+            throw new ConfigException(name, value, "must be mainnet, testnet or devnet");
+          }
+        }, () -> "mainnet, testnet or devnet (required by both apps)"), Importance.HIGH, TON_NETWORK_DOC);
+  }
+
       throw new ConfigException(WALLET_SUBWALLET_MIN_CONFIG, subwalletMin(),
           "must not be above " + WALLET_SUBWALLET_MAX_CONFIG + " (" + subwalletMax() + ")");
     }
@@ -467,6 +493,11 @@ public final class PayoutsConfig extends AbstractConfig {
   /**
    * Loads the file (when given), then applies {@code PAYOUTS_*} environment overrides. Unknown
    * keys in the file are an error: a typo in a payout service's configuration should stop it,
+    if (tonNetwork().orElse(null) == TonNetwork.MAINNET && getBoolean(TON_TESTNET_CONFIG)) {
+      throw new ConfigException(TON_TESTNET_CONFIG + "=true shows addresses in their testnet form, but "
+          + TON_NETWORK_CONFIG + "=mainnet pays on mainnet, where intake refuses testnet-flagged addresses: remove "
+          + TON_TESTNET_CONFIG + " (on mainnet and testnet the form follows " + TON_NETWORK_CONFIG + ")");
+    }
    * not be ignored.
    */
   public static PayoutsConfig load(Optional<Path> file, Map<String, String> env) {
@@ -624,11 +655,37 @@ public final class PayoutsConfig extends AbstractConfig {
   }
 
   public boolean testnet() {
-    return getBoolean(TON_TESTNET_CONFIG);
+    return switch (tonNetwork().orElse(TonNetwork.DEVNET)) {
+      case TESTNET -> true;
+      case MAINNET -> false;
+      case DEVNET -> getBoolean(TON_TESTNET_CONFIG);
+    };
+  }
+
+  /** {@value #TON_NETWORK_CONFIG}: the network this deployment pays on, when it is set. */
+  public Optional<TonNetwork> tonNetwork() {
+    return TonNetwork.byName(getString(TON_NETWORK_CONFIG));
+  }
+
+  /**
+   * {@value #TON_NETWORK_CONFIG}, which both apps require.
+   *
+   * @throws ConfigException when it is not set, saying which values it takes and why it matters
+   */
+  public TonNetwork requiredTonNetwork() {
+    return tonNetwork().orElseThrow(() -> new ConfigException(TON_NETWORK_CONFIG + " is not set: set it to mainnet,"
+        + " testnet or devnet, the network " + TON_API_URL_CONFIG + " (" + getString(TON_API_URL_CONFIG)
+        + ") serves; the process checks the node's global id against it before it signs or reads anything"
+        + (getBoolean(TON_TESTNET_CONFIG) ? " (" + TON_TESTNET_CONFIG + "=true only chooses how addresses are shown:"
+            + " for testnet set " + TON_NETWORK_CONFIG + "=testnet)" : "")));
   }
 
   public String postgresUrl() {
     return getString(POSTGRES_URL_CONFIG);
+  /**
+   * Whether user-friendly addresses are shown in their testnet form: on testnet always, on mainnet
+   * never, elsewhere as {@value #TON_TESTNET_CONFIG} says.
+   */
   }
 
   public String postgresUser() {
