@@ -157,6 +157,11 @@ class HostileInputPipelineTest {
 
   private static final String[] VALID_COMMENTS = {"payout", "deal 42\tpaid", "привет 👋 € 中文", null, "x".repeat(1000)};
 
+        new Hostile("a testnet-flagged destination on mainnet", 0, walletKey(0),
+            requestBytes("testnet-flag", 0, one.replace(stack.wallets.recipient(7).toFriendly(false, false),
+                stack.wallets.recipient(7).toFriendly(false, true))),
+            "$.transfers[0].destination: address '" + stack.wallets.recipient(7).toFriendly(false, true)
+                + "' is flagged for testnet"),
   @Test
   void shouldRejectEveryKnownWayPastTheValidatorAndSettleTheNextRequestOfThePartition() {
     double rejectedBefore = stack.metrics.count("payout.requests.rejected");

@@ -5,6 +5,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
+import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * Seeded generator of {@code payout.requests} values that must all be refused: random bytes, a valid
@@ -105,7 +106,7 @@ final class HostileInputs {
     String id = "h-" + n;
     int to = 6 + random.nextInt(5);
     String good = transfer.build("t", to, "1000000", null);
-    String json = switch (random.nextInt(12)) {
+    String json = switch (random.nextInt(13)) {
       case 0 -> request.build(id, wallet, transfer.build("t", to, Long.toString(IntakeStack.MAX_TRANSFER_NANO + 1
           + random.nextInt(1_000_000)), null));
       case 1 -> request.build(id, wallet, transfer.build("a", to, Long.toString(8 * IntakeStack.TON), null) + ","
@@ -123,6 +124,8 @@ final class HostileInputs {
       case 8 -> request.build(id, wallet, good + "," + good);
       case 9 -> request.build(id + " x", wallet, good);
       case 10 -> request.build(id, wallet, good).replace("\"schemaVersion\":1,", "\"schemaVersion\":1,\"schemaVersion\":1,");
+      case 11 -> request.build(id, wallet, good.replaceFirst("\"destination\":\"[^\"]*\"",
+          java.util.regex.Matcher.quoteReplacement("\"destination\":\"" + testnetFlagged(good) + "\"")));
       default -> request.build(id, wallet, good);
     };
     // the last case is valid JSON for the wallet sent under another key
@@ -137,6 +140,16 @@ final class HostileInputs {
   }
 
   /** Text no address parser accepts: wrong workchain, wrong length, or characters outside base64url. */
+  /** The destination of {@code transferJson} in its testnet-flagged form, which mainnet's intake refuses. */
+  private String testnetFlagged(String transferJson) {
+    java.util.regex.Matcher destination = java.util.regex.Pattern.compile("\"destination\":\"([^\"]*)\"")
+        .matcher(transferJson);
+    if (!destination.find()) {
+      throw new IllegalArgumentException("no destination in " + transferJson);
+    }
+    return TonAddress.parse(destination.group(1)).toFriendly(random.nextBoolean(), true);
+  }
+
   private String badAddress() {
     return switch (random.nextInt(3)) {
       case 0 -> (2 + random.nextInt(100)) + ":" + "ab".repeat(32);

@@ -17,11 +17,13 @@ import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.ton.network.TonNetwork;
 import org.tonpayouts.ton.wallet.TextComment;
 
 class RequestRulesTest {
   private static final String KEY = Long.toString(FIRST_SUBWALLET);
   private final RequestRules rules = RequestRules.from(new PayoutsConfig(Map.of(
+      PayoutsConfig.TON_NETWORK_CONFIG, "mainnet",
       PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET,
       PayoutsConfig.TRANSFER_MAX_AMOUNT_NANO_CONFIG, 100 * TON,
       PayoutsConfig.REQUEST_MAX_TOTAL_NANO_CONFIG, 150 * TON)));
@@ -31,7 +33,11 @@ class RequestRulesTest {
   }
 
   private static TransferRequest payTo(String destination) {
-    return new TransferRequest("t", TransferKind.PAYOUT, destination, TON, null, null);
+    return payTo("t", destination);
+  }
+
+  private static TransferRequest payTo(String id, String destination) {
+    return new TransferRequest(id, TransferKind.PAYOUT, destination, TON, null, null);
   }
 
   private List<String> problems(TransferRequest... transfers) {
@@ -67,7 +73,7 @@ class RequestRulesTest {
         "$.transfers: the transfers add up to 150000000001 nanotons (150.000000001 TON), above the per-request limit "
             + "of 150000000000 nanotons (150 TON) (request.max.total.nano)");
     RequestRules unlimited = new RequestRules(0, 0xFFFF_FFFFL, new AmountLimits(Long.MAX_VALUE, Long.MAX_VALUE),
-        CommentPolicy.strict());
+        CommentPolicy.strict(), TonNetwork.MAINNET);
     List<String> overflow = unlimited.problems(KEY, request("r", FIRST_SUBWALLET,
         pay("a", Long.MAX_VALUE, null), pay("b", Long.MAX_VALUE, null)));
     assertThat(overflow).containsExactly("$.transfers: the transfers add up to 18446744073709551614 nanotons "
@@ -87,6 +93,46 @@ class RequestRulesTest {
         .endsWith("'!' at position 47 is not a base64url character (A-Z a-z 0-9 - _, or + / in standard base64)");
     assertThat(problems(payTo(good.substring(0, 47) + (good.charAt(47) == 'A' ? 'B' : 'A')))).singleElement()
         .asString().endsWith(": checksum mismatch (mistyped address?)");
+  }
+
+  @Test
+  void shouldRejectATestnetFlaggedDestinationOnMainnetNamingTheFlagAndTheNetwork() {
+    String testnetBounceable = recipient(1).toFriendly(true, true);
+    String testnetNonBounceable = recipient(2).toFriendly(false, true);
+
+    assertThat(testnetBounceable).startsWith("kQ");
+    assertThat(testnetNonBounceable).startsWith("0Q");
+    assertThat(problems(payTo("a", testnetBounceable), payTo("b", testnetNonBounceable))).containsExactly(
+        "$.transfers[0].destination: address '" + testnetBounceable + "' is flagged for testnet (its user-friendly"
+            + " form carries the testnet flag, as kQ... and 0Q... addresses do), but this deployment pays on mainnet"
+            + " (ton.network=mainnet): a testnet address in a mainnet payout is most often a mix-up of environments."
+            + " Ask the recipient for its mainnet address (EQ... or UQ...)",
+        "$.transfers[1].destination: address '" + testnetNonBounceable + "' is flagged for testnet (its"
+            + " user-friendly form carries the testnet flag, as kQ... and 0Q... addresses do), but this deployment pays"
+            + " on mainnet (ton.network=mainnet): a testnet address in a mainnet payout is most often a mix-up of"
+            + " environments. Ask the recipient for its mainnet address (EQ... or UQ...)");
+    assertThat(problems(payTo("a", recipient(1).toRaw()), payTo("b", recipient(1).toFriendly(true, false))))
+        .as("the raw form carries no flag; the mainnet form is right").isEmpty();
+  }
+
+  @Test
+  void shouldApplyMainnetsRuleWhenNoNetworkIsConfigured() {
+    RequestRules unset = RequestRules.from(new PayoutsConfig(Map.of(
+        PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET)));
+
+    assertThat(unset.problems(KEY, request("r", FIRST_SUBWALLET, payTo(recipient(1).toFriendly(false, true)))))
+        .singleElement().asString().contains("is flagged for testnet").contains("(ton.network=mainnet)");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"testnet", "devnet"})
+  void shouldPayBothFormsOnTestnetAndDevnet(String network) {
+    RequestRules rules = RequestRules.from(new PayoutsConfig(Map.of(
+        PayoutsConfig.TON_NETWORK_CONFIG, network,
+        PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET)));
+
+    assertThat(rules.problems(KEY, request("r", FIRST_SUBWALLET, payTo("a", recipient(1).toFriendly(true, true)),
+        payTo("b", recipient(2).toFriendly(false, true)), payTo("c", recipient(3).toFriendly(false, false))))).isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")
