@@ -133,13 +133,13 @@ final class HostileInputs {
     return new Input(key, json.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** A C0 (not TAB), DEL, C1 or bidirectional control character. */
+  /** A C0 (not TAB), DEL, C1, bidirectional control, line separator or invisible character. */
   private int forbiddenCodePoint() {
-    int[] pool = {0x00, 0x0A, 0x0D, 0x1B, 0x1F, 0x7F, 0x85, 0x9B, 0x202A, 0x202E, 0x2066, 0x2069};
+    int[] pool = {0x00, 0x0A, 0x0D, 0x1B, 0x1F, 0x7F, 0x85, 0x9B, 0x202A, 0x202E, 0x2066, 0x2069, 0x200E, 0x200F,
+        0x061C, 0x2028, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x180E, 0x034F, 0x3164, 0xFFA0, 0xFFF9, 0x206A};
     return pool[random.nextInt(pool.length)];
   }
 
-  /** Text no address parser accepts: wrong workchain, wrong length, or characters outside base64url. */
   /** The destination of {@code transferJson} in its testnet-flagged form, which mainnet's intake refuses. */
   private String testnetFlagged(String transferJson) {
     java.util.regex.Matcher destination = java.util.regex.Pattern.compile("\"destination\":\"([^\"]*)\"")
@@ -150,6 +150,7 @@ final class HostileInputs {
     return TonAddress.parse(destination.group(1)).toFriendly(random.nextBoolean(), true);
   }
 
+  /** Text no address parser accepts: wrong workchain, wrong length, or characters outside base64url. */
   private String badAddress() {
     return switch (random.nextInt(3)) {
       case 0 -> (2 + random.nextInt(100)) + ":" + "ab".repeat(32);

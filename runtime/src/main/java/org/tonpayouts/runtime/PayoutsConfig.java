@@ -143,11 +143,17 @@ public final class PayoutsConfig extends AbstractConfig {
           + " limit in the reason.";
   public static final String COMMENT_CONTROL_CHARACTERS_CONFIG = "comment.control.characters";
   private static final String COMMENT_CONTROL_CHARACTERS_DOC =
-      "Policy for control characters in transfer comments. 'reject' (default): a comment holding a control"
-          + " character (C0 except TAB, DEL, C1) or a bidirectional embedding, override or isolate character"
-          + " (U+202A..U+202E, U+2066..U+2069) is rejected, naming the character and its position: such characters let a memo show"
-          + " differently from what it is (a deposit memo an exchange attributes by, a reversed text) and break one-line"
-          + " displays. 'allow': they are sent as given. Invalid UTF-8 and unpaired surrogates are refused either way.";
+      "Policy for control, direction-changing and invisible characters in transfer comments. 'reject' (default): a"
+          + " comment holding one is rejected, naming the character (U+XXXX and its name) and its position: a control"
+          + " character (C0 except TAB, DEL, C1); a bidirectional mark, embedding, override or isolate (U+061C, U+200E,"
+          + " U+200F, U+202A..U+202E, U+2066..U+2069); a line or paragraph separator (U+2028, U+2029); or an invisible"
+          + " character: every format character (Cf: zero-width space and joiners U+200B..U+200D, word joiner and"
+          + " invisible operators U+2060..U+2064, U+FEFF, U+180E, U+00AD, U+206A..U+206F, U+FFF9..U+FFFB, tags, ...),"
+          + " U+034F and the Hangul and Khmer fillers (U+115F, U+1160, U+3164, U+FFA0, U+17B4, U+17B5). Emoji keep"
+          + " theirs: U+200D between two emoji, tags after U+1F3F4. Such characters let a memo show differently from"
+          + " what it is (a deposit memo an exchange attributes by, a reversed text, two memos that look the same and"
+          + " differ) and break one-line displays; Persian and Indic text that needs U+200C or U+200D takes 'allow'."
+          + " 'allow': they are sent as given. Invalid UTF-8 and unpaired surrogates are refused either way.";
   public static final String COMMENT_CONTROL_REJECT = "reject";
   public static final String COMMENT_CONTROL_ALLOW = "allow";
 
@@ -344,12 +350,6 @@ public final class PayoutsConfig extends AbstractConfig {
           + " many handler threads as this (started on demand), so clients holding connections never keep"
           + " /health from answering.";
 
-  /** The shortest admin token streams-app accepts. */
-  public static final int ADMIN_TOKEN_MIN_LENGTH = 16;
-
-  public static final ConfigDef CONFIG = new ConfigDef()
-      .define(KAFKA_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", Importance.HIGH, KAFKA_BOOTSTRAP_SERVERS_DOC)
-      .define(STREAMS_APPLICATION_ID_CONFIG, Type.STRING, "ton-payouts", Importance.HIGH, STREAMS_APPLICATION_ID_DOC)
   // ---- the network (issue 25): which TON network this deployment pays on, checked against the node ----
   public static final String TON_NETWORK_CONFIG = "ton.network";
   private static final String TON_NETWORK_DOC =
@@ -362,6 +362,12 @@ public final class PayoutsConfig extends AbstractConfig {
           + " user-friendly form is flagged for testnet (kQ..., 0Q...). The local stack and docker-compose.yml set"
           + " devnet.";
 
+  /** The shortest admin token streams-app accepts. */
+  public static final int ADMIN_TOKEN_MIN_LENGTH = 16;
+
+  public static final ConfigDef CONFIG = new ConfigDef()
+      .define(KAFKA_BOOTSTRAP_SERVERS_CONFIG, Type.STRING, "localhost:9092", Importance.HIGH, KAFKA_BOOTSTRAP_SERVERS_DOC)
+      .define(STREAMS_APPLICATION_ID_CONFIG, Type.STRING, "ton-payouts", Importance.HIGH, STREAMS_APPLICATION_ID_DOC)
       .define(POLLER_APPLICATION_ID_CONFIG, Type.STRING, "ton-payouts-poller", Importance.HIGH, POLLER_APPLICATION_ID_DOC)
       .define(STREAMS_STATE_DIR_CONFIG, Type.STRING, defaultStateDir(), Importance.MEDIUM, STREAMS_STATE_DIR_DOC)
       .define(STREAMS_COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 20L, Range.atLeast(1), Importance.MEDIUM, STREAMS_COMMIT_INTERVAL_MS_DOC)
@@ -467,12 +473,6 @@ public final class PayoutsConfig extends AbstractConfig {
             HTTP_MAX_CONNECTIONS_DOC);
   }
 
-  // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----
-  private final KafkaClientSettings kafkaClients;
-
-  public PayoutsConfig(Map<?, ?> values) {
-    super(CONFIG, values, false);
-    if (subwalletMin() > subwalletMax()) {
   static {
     // the network checked (issue 25), in a block of its own so that keys added alongside merge cleanly
     CONFIG
@@ -483,21 +483,27 @@ public final class PayoutsConfig extends AbstractConfig {
         }, () -> "mainnet, testnet or devnet (required by both apps)"), Importance.HIGH, TON_NETWORK_DOC);
   }
 
+  // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----
+  private final KafkaClientSettings kafkaClients;
+
+  public PayoutsConfig(Map<?, ?> values) {
+    super(CONFIG, values, false);
+    if (subwalletMin() > subwalletMax()) {
       throw new ConfigException(WALLET_SUBWALLET_MIN_CONFIG, subwalletMin(),
           "must not be above " + WALLET_SUBWALLET_MAX_CONFIG + " (" + subwalletMax() + ")");
     }
     tonApi(Optional.empty()); // the URL and the client's limits, checked now; the key file is read when used
+    if (tonNetwork().orElse(null) == TonNetwork.MAINNET && getBoolean(TON_TESTNET_CONFIG)) {
+      throw new ConfigException(TON_TESTNET_CONFIG + "=true shows addresses in their testnet form, but "
+          + TON_NETWORK_CONFIG + "=mainnet pays on mainnet, where intake refuses testnet-flagged addresses: remove "
+          + TON_TESTNET_CONFIG + " (on mainnet and testnet the form follows " + TON_NETWORK_CONFIG + ")");
+    }
     this.kafkaClients = KafkaClientSettings.from(originals(), CONFIG.names());
   }
 
   /**
    * Loads the file (when given), then applies {@code PAYOUTS_*} environment overrides. Unknown
    * keys in the file are an error: a typo in a payout service's configuration should stop it,
-    if (tonNetwork().orElse(null) == TonNetwork.MAINNET && getBoolean(TON_TESTNET_CONFIG)) {
-      throw new ConfigException(TON_TESTNET_CONFIG + "=true shows addresses in their testnet form, but "
-          + TON_NETWORK_CONFIG + "=mainnet pays on mainnet, where intake refuses testnet-flagged addresses: remove "
-          + TON_TESTNET_CONFIG + " (on mainnet and testnet the form follows " + TON_NETWORK_CONFIG + ")");
-    }
    * not be ignored.
    */
   public static PayoutsConfig load(Optional<Path> file, Map<String, String> env) {
@@ -633,7 +639,7 @@ public final class PayoutsConfig extends AbstractConfig {
     return getLong(REQUEST_MAX_TOTAL_NANO_CONFIG);
   }
 
-  /** Whether comments may carry control and bidirectional-override characters ({@value #COMMENT_CONTROL_CHARACTERS_CONFIG}). */
+  /** Whether comments may carry control, bidirectional and invisible characters ({@value #COMMENT_CONTROL_CHARACTERS_CONFIG}). */
   public boolean commentControlCharactersAllowed() {
     return COMMENT_CONTROL_ALLOW.equals(getString(COMMENT_CONTROL_CHARACTERS_CONFIG));
   }
@@ -654,6 +660,10 @@ public final class PayoutsConfig extends AbstractConfig {
     return Duration.ofMillis(getLong(POLLER_RESOLVED_RETENTION_MS_CONFIG));
   }
 
+  /**
+   * Whether user-friendly addresses are shown in their testnet form: on testnet always, on mainnet
+   * never, elsewhere as {@value #TON_TESTNET_CONFIG} says.
+   */
   public boolean testnet() {
     return switch (tonNetwork().orElse(TonNetwork.DEVNET)) {
       case TESTNET -> true;
@@ -682,10 +692,6 @@ public final class PayoutsConfig extends AbstractConfig {
 
   public String postgresUrl() {
     return getString(POSTGRES_URL_CONFIG);
-  /**
-   * Whether user-friendly addresses are shown in their testnet form: on testnet always, on mainnet
-   * never, elsewhere as {@value #TON_TESTNET_CONFIG} says.
-   */
   }
 
   public String postgresUser() {
