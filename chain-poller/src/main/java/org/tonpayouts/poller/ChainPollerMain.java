@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
  *
  * Every key of {@link PayoutsConfig} can also come from the environment ({@code PAYOUTS_*}, e.g.
  * {@code PAYOUTS_KAFKA_BOOTSTRAP_SERVERS}), which overrides the file. It refuses to start (exit 2,
- * one line saying why) when a setting or a secret file is wrong, the TON API node's clock is off or a topic is missing, serves metrics
+ * one line saying why) when a setting or a secret file is wrong, the TON API node serves another network than
+ * {@code ton.network} or its clock is off, or a topic is missing, serves metrics
  * and health on {@code metrics.port}, and runs until SIGTERM/SIGINT (clean close) or until Kafka
  * Streams stops on a non-transient error (exit 1).
  */
@@ -69,6 +70,7 @@ public final class ChainPollerMain implements Callable<Integer> {
         TonApiClient api = new TonApiClient(apiConfig, metrics.registry())) {
       PayoutProcess process = new PayoutProcess(PROCESS, cfg, Optional.ofNullable(config), metrics, clock);
       try {
+        process.verifyNetwork(api);
         process.verifyNodeClock(api);
         ChainPoller poller = new ChainPoller(cfg, api, clock, new PollerMetrics(metrics.registry()), new Properties());
         try {

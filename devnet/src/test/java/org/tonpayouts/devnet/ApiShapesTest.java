@@ -61,6 +61,24 @@ class ApiShapesTest {
   }
 
   @Test
+  void shouldAnswerConfigParam19WithDevnetsOwnGlobalIdAsTonlibShapesIt() {
+    Http.Response answer = http.get("getConfigParam", Map.of("config_id", "19"));
+    Http.Response other = http.get("getConfigParam", Map.of("config_id", "34"));
+    Http.Response missing = http.get("getConfigParam", Map.of());
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.result().get("@type").asText()).isEqualTo("configInfo");
+    assertThat(answer.result().get("config").get("@type").asText()).isEqualTo("tvm.cell");
+    // read by ton4j, not by the cells devnet wrote it with
+    long globalId = org.ton.ton4j.cell.CellSlice.beginParse(org.ton.ton4j.cell.Cell.fromBocBase64(
+        answer.result().get("config").get("bytes").asText())).loadInt(32).longValueExact();
+    assertThat(globalId).isEqualTo(org.tonpayouts.ton.network.TonNetwork.DEVNET_GLOBAL_ID).isNotIn(-239L, -3L);
+    assertThat(other.status()).isEqualTo(500);
+    assertThat(other.error()).contains("parameter 19 (global_id) only, not 34");
+    assertThat(missing.status()).isEqualTo(422);
+  }
+
+  @Test
   void shouldSendThroughJsonRpcAndGetQueryParameters() {
     devnet.fund(wallet.address, TON);
     String boc = wallet.sign(0, Instant.now().plusSeconds(60),

@@ -33,6 +33,7 @@ import org.tonpayouts.ton.keys.WalletSecrets;
  * The two jars as an operator runs them against a Kafka nobody prepared: each refuses to start
  * (exit 2) with one line naming the missing topics and the command that creates them;
  * {@code streams-app.jar topics} creates them, and a second run creates nothing; a TON API node
+ * of another network than {@code ton.network} is refused naming both, and so is a start without it; a TON API node
  * whose clock is off is refused, naming its URL; so are a secret file others may read, the wallet
  * key inline in the environment and plain http to a TON API host that is not loopback, each with
  * one line naming the file, variable or key and the fix.
@@ -108,6 +109,27 @@ class AppStartupChecksTest {
   }
 
   @Test
+  void shouldRefuseANodeOfAnotherNetworkNamingBothAndAMissingNetworkSayingWhatToSet() throws Exception {
+    Home home = Home.locate();
+    BuiltJars.requireChildren(home);
+    Path config = config(devnet.baseUrl().toString());
+
+    Run poller = run(home.chainPollerJar(), config, Map.of(PayoutsConfig.envName(PayoutsConfig.TON_NETWORK_CONFIG),
+        "mainnet"), "--config", config.toString());
+    assertThat(poller.exitCode()).as(poller.output()).isEqualTo(StartupException.EXIT_CODE);
+    assertThat(poller.output()).contains("chain-poller: cannot start: TON API " + devnet.baseUrl() + " serves the"
+        + " network with global id -42 (devnet), but ton.network=mainnet expects global id -239 (mainnet). Point"
+        + " ton.api.url at a mainnet node, or set ton.network to the network you mean to pay on.");
+
+    Files.writeString(config, Files.readString(config).replaceAll("(?m)^" + java.util.regex.Pattern.quote(
+        PayoutsConfig.TON_NETWORK_CONFIG) + "=.*$", ""), StandardCharsets.UTF_8);
+    Run streamsApp = run(home.streamsAppJar(), config, "--config", config.toString());
+    assertThat(streamsApp.exitCode()).as(streamsApp.output()).isEqualTo(StartupException.EXIT_CODE);
+    assertThat(streamsApp.output()).contains("streams-app: cannot start: ton.network is not set: set it to mainnet,"
+        + " testnet or devnet, the network ton.api.url (" + devnet.baseUrl() + ") serves");
+  }
+
+  @Test
   void shouldRefuseToStartWithoutVerdictKeysSayingHowToMakeThem() throws Exception {
     Home home = Home.locate();
     BuiltJars.require(home.chainPollerJar());
@@ -175,6 +197,7 @@ class AppStartupChecksTest {
     props.put(PayoutsConfig.POSTGRES_URL_CONFIG, jdbcUrl);
     props.put(PayoutsConfig.POSTGRES_USER_CONFIG, SharedTestInfrastructure.postgres().user());
     props.put(PayoutsConfig.TON_API_URL_CONFIG, tonApiUrl);
+    props.put(PayoutsConfig.TON_NETWORK_CONFIG, "devnet");
     props.put(PayoutsConfig.TON_API_RPS_CONFIG, "1000");
     props.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, tmp.resolve("state").toString());
     props.put(PayoutsConfig.TOPICS_PARTITIONS_CONFIG, "2");

@@ -93,6 +93,8 @@ class ComposeFileTest {
     for (String app : APPS) {
       Map<String, String> env = env(app);
       assertThat(env.get("PAYOUTS_TON_API_URL")).isEqualTo("http://devnet:8081");
+      assertThat(env.get(PayoutsConfig.envName(PayoutsConfig.TON_NETWORK_CONFIG))).as("the network %s checks", app)
+          .isEqualTo("devnet");
       assertThat(dependsOn(app)).containsEntry("topics", "service_completed_successfully")
           .containsEntry("devnet", "service_healthy");
       assertThat(service(app).get("healthcheck").get("test").toString())

@@ -140,6 +140,12 @@ class HostileInputPipelineTest {
         new Hostile("U+202E in a comment", 0, walletKey(0),
             requestBytes("rlo", 0, transferJson("t", 9, "1000000", "\"memo \u202e24 tisoped\"")),
             "bidirectional control character U+202E (RIGHT-TO-LEFT OVERRIDE) at position 5"),
+        new Hostile("U+200B in a comment", 2, walletKey(2),
+            requestBytes("zwsp", 2, transferJson("t", 10, "1000000", "\"memo\u200b42\"")),
+            "invisible character U+200B (ZERO WIDTH SPACE) at position 4"),
+        new Hostile("U+200F in a comment", 0, walletKey(0),
+            requestBytes("rlm", 0, transferJson("t", 6, "1000000", "\"\u200fmemo\"")),
+            "bidirectional control character U+200F (RIGHT-TO-LEFT MARK) at position 0"),
         new Hostile("a transfer above the limit", 1, walletKey(1),
             requestBytes("too-much", 1, transferJson("t", 10, Long.toString(IntakeStack.MAX_TRANSFER_NANO + 1), null)),
             "is above the per-transfer limit of 10000000000 nanotons (10 TON) (transfer.max.amount.nano)"),
@@ -151,6 +157,11 @@ class HostileInputPipelineTest {
         new Hostile("a destination in workchain 5", 1, walletKey(1),
             requestBytes("wc5", 1, one.replace(stack.wallets.recipient(7).toFriendly(false, false), "5:" + "ab".repeat(32))),
             "$.transfers[0].destination: workchain 5 is not supported"),
+        new Hostile("a testnet-flagged destination on mainnet", 0, walletKey(0),
+            requestBytes("testnet-flag", 0, one.replace(stack.wallets.recipient(7).toFriendly(false, false),
+                stack.wallets.recipient(7).toFriendly(false, true))),
+            "$.transfers[0].destination: address '" + stack.wallets.recipient(7).toFriendly(false, true)
+                + "' is flagged for testnet"),
         new Hostile("60,000 nested arrays", 2, walletKey(2), "[".repeat(60_000).getBytes(StandardCharsets.UTF_8),
             "Document nesting depth"));
   }

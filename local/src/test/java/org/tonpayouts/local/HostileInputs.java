@@ -5,6 +5,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
+import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * Seeded generator of {@code payout.requests} values that must all be refused: random bytes, a valid
@@ -105,7 +106,7 @@ final class HostileInputs {
     String id = "h-" + n;
     int to = 6 + random.nextInt(5);
     String good = transfer.build("t", to, "1000000", null);
-    String json = switch (random.nextInt(12)) {
+    String json = switch (random.nextInt(13)) {
       case 0 -> request.build(id, wallet, transfer.build("t", to, Long.toString(IntakeStack.MAX_TRANSFER_NANO + 1
           + random.nextInt(1_000_000)), null));
       case 1 -> request.build(id, wallet, transfer.build("a", to, Long.toString(8 * IntakeStack.TON), null) + ","
@@ -123,6 +124,8 @@ final class HostileInputs {
       case 8 -> request.build(id, wallet, good + "," + good);
       case 9 -> request.build(id + " x", wallet, good);
       case 10 -> request.build(id, wallet, good).replace("\"schemaVersion\":1,", "\"schemaVersion\":1,\"schemaVersion\":1,");
+      case 11 -> request.build(id, wallet, good.replaceFirst("\"destination\":\"[^\"]*\"",
+          java.util.regex.Matcher.quoteReplacement("\"destination\":\"" + testnetFlagged(good) + "\"")));
       default -> request.build(id, wallet, good);
     };
     // the last case is valid JSON for the wallet sent under another key
@@ -130,10 +133,21 @@ final class HostileInputs {
     return new Input(key, json.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** A C0 (not TAB), DEL, C1 or bidirectional control character. */
+  /** A C0 (not TAB), DEL, C1, bidirectional control, line separator or invisible character. */
   private int forbiddenCodePoint() {
-    int[] pool = {0x00, 0x0A, 0x0D, 0x1B, 0x1F, 0x7F, 0x85, 0x9B, 0x202A, 0x202E, 0x2066, 0x2069};
+    int[] pool = {0x00, 0x0A, 0x0D, 0x1B, 0x1F, 0x7F, 0x85, 0x9B, 0x202A, 0x202E, 0x2066, 0x2069, 0x200E, 0x200F,
+        0x061C, 0x2028, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x180E, 0x034F, 0x3164, 0xFFA0, 0xFFF9, 0x206A};
     return pool[random.nextInt(pool.length)];
+  }
+
+  /** The destination of {@code transferJson} in its testnet-flagged form, which mainnet's intake refuses. */
+  private String testnetFlagged(String transferJson) {
+    java.util.regex.Matcher destination = java.util.regex.Pattern.compile("\"destination\":\"([^\"]*)\"")
+        .matcher(transferJson);
+    if (!destination.find()) {
+      throw new IllegalArgumentException("no destination in " + transferJson);
+    }
+    return TonAddress.parse(destination.group(1)).toFriendly(random.nextBoolean(), true);
   }
 
   /** Text no address parser accepts: wrong workchain, wrong length, or characters outside base64url. */

@@ -111,6 +111,9 @@ final class IntakeStack implements AutoCloseable {
     values.put(PayoutsConfig.POSTGRES_USER_CONFIG, postgres.user());
     values.put(PayoutsConfig.TON_API_URL_CONFIG, devnet.baseUrl().toString());
     values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
+    // intake's rules as on mainnet, the strictest (a testnet-flagged destination is refused); the node is devnet,
+    // whose global id nothing here checks (the apps' start-up does: AppStartupChecksTest)
+    values.put(PayoutsConfig.TON_NETWORK_CONFIG, "mainnet");
     values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "intake:" + "5e".repeat(32));
     values.put(PayoutsConfig.TRANSFER_MAX_AMOUNT_NANO_CONFIG, Long.toString(MAX_TRANSFER_NANO));
     values.put(PayoutsConfig.REQUEST_MAX_TOTAL_NANO_CONFIG, Long.toString(MAX_TOTAL_NANO));

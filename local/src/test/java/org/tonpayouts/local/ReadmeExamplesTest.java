@@ -134,6 +134,8 @@ class ReadmeExamplesTest {
       PayoutsConfig config = new PayoutsConfig(values);
 
       assertThat(config.bootstrapServers()).isEqualTo("kafka-1:9092,kafka-2:9092,kafka-3:9092");
+      assertThat(config.requiredTonNetwork()).as("the network both apps require, in %s", page)
+          .isEqualTo(org.tonpayouts.ton.network.TonNetwork.MAINNET);
       assertThat(values.keySet()).allMatch(PayoutsConfig.CONFIG.names()::contains);
     }
   }

@@ -22,6 +22,7 @@ import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.keys.SecretFiles;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.keys.WalletSecrets;
+import org.tonpayouts.ton.network.TonNetwork;
 import org.tonpayouts.ton.wallet.Subwallets;
 
 /**
@@ -91,7 +92,10 @@ public final class PayoutsConfig extends AbstractConfig {
           + " connections, which the server closed again past its idle limit (at 1,000 wallets on devnet: 165 new"
           + " connections a second).";
   public static final String TON_TESTNET_CONFIG = "ton.testnet";
-  private static final String TON_TESTNET_DOC = "Show user-friendly addresses in their testnet form.";
+  private static final String TON_TESTNET_DOC =
+      "Show user-friendly addresses (the admin API's wallet view) in their testnet form. The form follows"
+          + " ton.network: always the testnet form on testnet, never on mainnet (true there stops the process); this"
+          + " key chooses it only on devnet.";
 
   public static final String WALLET_WORKCHAIN_CONFIG = "wallet.workchain";
   private static final String WALLET_WORKCHAIN_DOC = "Workchain of the payout wallets (0 basechain, -1 masterchain).";
@@ -139,11 +143,17 @@ public final class PayoutsConfig extends AbstractConfig {
           + " limit in the reason.";
   public static final String COMMENT_CONTROL_CHARACTERS_CONFIG = "comment.control.characters";
   private static final String COMMENT_CONTROL_CHARACTERS_DOC =
-      "Policy for control characters in transfer comments. 'reject' (default): a comment holding a control"
-          + " character (C0 except TAB, DEL, C1) or a bidirectional embedding, override or isolate character"
-          + " (U+202A..U+202E, U+2066..U+2069) is rejected, naming the character and its position: such characters let a memo show"
-          + " differently from what it is (a deposit memo an exchange attributes by, a reversed text) and break one-line"
-          + " displays. 'allow': they are sent as given. Invalid UTF-8 and unpaired surrogates are refused either way.";
+      "Policy for control, direction-changing and invisible characters in transfer comments. 'reject' (default): a"
+          + " comment holding one is rejected, naming the character (U+XXXX and its name) and its position: a control"
+          + " character (C0 except TAB, DEL, C1); a bidirectional mark, embedding, override or isolate (U+061C, U+200E,"
+          + " U+200F, U+202A..U+202E, U+2066..U+2069); a line or paragraph separator (U+2028, U+2029); or an invisible"
+          + " character: every format character (Cf: zero-width space and joiners U+200B..U+200D, word joiner and"
+          + " invisible operators U+2060..U+2064, U+FEFF, U+180E, U+00AD, U+206A..U+206F, U+FFF9..U+FFFB, tags, ...),"
+          + " U+034F and the Hangul and Khmer fillers (U+115F, U+1160, U+3164, U+FFA0, U+17B4, U+17B5). Emoji keep"
+          + " theirs: U+200D between two emoji, tags after U+1F3F4. Such characters let a memo show differently from"
+          + " what it is (a deposit memo an exchange attributes by, a reversed text, two memos that look the same and"
+          + " differ) and break one-line displays; Persian and Indic text that needs U+200C or U+200D takes 'allow'."
+          + " 'allow': they are sent as given. Invalid UTF-8 and unpaired surrogates are refused either way.";
   public static final String COMMENT_CONTROL_REJECT = "reject";
   public static final String COMMENT_CONTROL_ALLOW = "allow";
 
@@ -340,6 +350,18 @@ public final class PayoutsConfig extends AbstractConfig {
           + " many handler threads as this (started on demand), so clients holding connections never keep"
           + " /health from answering.";
 
+  // ---- the network (issue 25): which TON network this deployment pays on, checked against the node ----
+  public static final String TON_NETWORK_CONFIG = "ton.network";
+  private static final String TON_NETWORK_DOC =
+      "The TON network this deployment pays on: mainnet, testnet or devnet (the local chain). Required by"
+          + " streams-app and chain-poller, which at start read the TON API node's global id (configuration"
+          + " parameter 19: " + TonNetwork.MAINNET.globalId() + " mainnet, " + TonNetwork.TESTNET.globalId()
+          + " testnet, " + TonNetwork.DEVNET_GLOBAL_ID + " devnet) and refuse to start (exit 2) on a node of another"
+          + " network, naming both: a message carries no network, so a key with wallets on both would sign for"
+          + " whichever one ton.api.url happens to reach. On mainnet, intake rejects a destination whose"
+          + " user-friendly form is flagged for testnet (kQ..., 0Q...). The local stack and docker-compose.yml set"
+          + " devnet.";
+
   /** The shortest admin token streams-app accepts. */
   public static final int ADMIN_TOKEN_MIN_LENGTH = 16;
 
@@ -451,6 +473,16 @@ public final class PayoutsConfig extends AbstractConfig {
             HTTP_MAX_CONNECTIONS_DOC);
   }
 
+  static {
+    // the network checked (issue 25), in a block of its own so that keys added alongside merge cleanly
+    CONFIG
+        .define(TON_NETWORK_CONFIG, Type.STRING, "", ConfigDef.LambdaValidator.with((name, value) -> {
+          if (value != null && !value.toString().isBlank() && TonNetwork.byName(value.toString()).isEmpty()) {
+            throw new ConfigException(name, value, "must be mainnet, testnet or devnet");
+          }
+        }, () -> "mainnet, testnet or devnet (required by both apps)"), Importance.HIGH, TON_NETWORK_DOC);
+  }
+
   // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----
   private final KafkaClientSettings kafkaClients;
 
@@ -461,6 +493,11 @@ public final class PayoutsConfig extends AbstractConfig {
           "must not be above " + WALLET_SUBWALLET_MAX_CONFIG + " (" + subwalletMax() + ")");
     }
     tonApi(Optional.empty()); // the URL and the client's limits, checked now; the key file is read when used
+    if (tonNetwork().orElse(null) == TonNetwork.MAINNET && getBoolean(TON_TESTNET_CONFIG)) {
+      throw new ConfigException(TON_TESTNET_CONFIG + "=true shows addresses in their testnet form, but "
+          + TON_NETWORK_CONFIG + "=mainnet pays on mainnet, where intake refuses testnet-flagged addresses: remove "
+          + TON_TESTNET_CONFIG + " (on mainnet and testnet the form follows " + TON_NETWORK_CONFIG + ")");
+    }
     this.kafkaClients = KafkaClientSettings.from(originals(), CONFIG.names());
   }
 
@@ -602,7 +639,7 @@ public final class PayoutsConfig extends AbstractConfig {
     return getLong(REQUEST_MAX_TOTAL_NANO_CONFIG);
   }
 
-  /** Whether comments may carry control and bidirectional-override characters ({@value #COMMENT_CONTROL_CHARACTERS_CONFIG}). */
+  /** Whether comments may carry control, bidirectional and invisible characters ({@value #COMMENT_CONTROL_CHARACTERS_CONFIG}). */
   public boolean commentControlCharactersAllowed() {
     return COMMENT_CONTROL_ALLOW.equals(getString(COMMENT_CONTROL_CHARACTERS_CONFIG));
   }
@@ -623,8 +660,34 @@ public final class PayoutsConfig extends AbstractConfig {
     return Duration.ofMillis(getLong(POLLER_RESOLVED_RETENTION_MS_CONFIG));
   }
 
+  /**
+   * Whether user-friendly addresses are shown in their testnet form: on testnet always, on mainnet
+   * never, elsewhere as {@value #TON_TESTNET_CONFIG} says.
+   */
   public boolean testnet() {
-    return getBoolean(TON_TESTNET_CONFIG);
+    return switch (tonNetwork().orElse(TonNetwork.DEVNET)) {
+      case TESTNET -> true;
+      case MAINNET -> false;
+      case DEVNET -> getBoolean(TON_TESTNET_CONFIG);
+    };
+  }
+
+  /** {@value #TON_NETWORK_CONFIG}: the network this deployment pays on, when it is set. */
+  public Optional<TonNetwork> tonNetwork() {
+    return TonNetwork.byName(getString(TON_NETWORK_CONFIG));
+  }
+
+  /**
+   * {@value #TON_NETWORK_CONFIG}, which both apps require.
+   *
+   * @throws ConfigException when it is not set, saying which values it takes and why it matters
+   */
+  public TonNetwork requiredTonNetwork() {
+    return tonNetwork().orElseThrow(() -> new ConfigException(TON_NETWORK_CONFIG + " is not set: set it to mainnet,"
+        + " testnet or devnet, the network " + TON_API_URL_CONFIG + " (" + getString(TON_API_URL_CONFIG)
+        + ") serves; the process checks the node's global id against it before it signs or reads anything"
+        + (getBoolean(TON_TESTNET_CONFIG) ? " (" + TON_TESTNET_CONFIG + "=true only chooses how addresses are shown:"
+            + " for testnet set " + TON_NETWORK_CONFIG + "=testnet)" : "")));
   }
 
   public String postgresUrl() {

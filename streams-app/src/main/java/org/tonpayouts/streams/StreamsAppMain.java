@@ -32,7 +32,7 @@ import picocli.CommandLine;
 /**
  * Entry point of the streams-app process. At start it refuses to run (exit 2, one line saying why)
  * when a setting or a secret is wrong (a secret file others may read, the wallet secret inline in the
- * environment), the TON API node's clock is off, the ledger database cannot be reached or migrated, or a
+ * environment, no {@code ton.network}), the TON API node serves another network or its clock is off, the ledger database cannot be reached or migrated, or a
  * topic is missing; then it serves metrics and health on {@code metrics.port} and runs until
  * SIGTERM (clean close, leaving the group) or a fatal Kafka Streams error (exit 1).
  * {@code streams-app topics} creates the topics. With {@code admin.port} set it also serves the admin
@@ -80,6 +80,7 @@ public final class StreamsAppMain implements Callable<Integer> {
         TonApiClient api = new TonApiClient(apiConfig, metrics.registry())) {
       PayoutProcess process = new PayoutProcess(PROCESS, config, Optional.ofNullable(configFile), metrics, clock);
       try {
+        process.verifyNetwork(api);
         process.verifyNodeClock(api);
         try (HikariDataSource dataSource = ledgerPool(config, ledgerPassword);
             StreamsApp app = ledgerReady(config, () -> new StreamsApp(config, key, api, dataSource, clock,

@@ -25,6 +25,8 @@ import org.tonpayouts.devnet.chain.MalformedMessageException;
 import org.tonpayouts.devnet.chain.MessageRejectedException;
 import org.tonpayouts.devnet.chain.WalletV4R2;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.TonCell;
+import org.tonpayouts.ton.network.TonNetwork;
 
 /**
  * The toncenter API v2 methods one devnet node serves, answering from the {@link Chain} with
@@ -44,6 +46,10 @@ final class ToncenterMethods {
   private static final long GET_METHOD_GAS = 489;
   /** Every wallet's state carries the same code: serialized once, not on every read. */
   private static final String WALLET_CODE_BOC = WalletV4R2.CODE.toBase64();
+  /** Configuration parameter 19: {@code _ global_id:int32 = ConfigParam 19;}. */
+  private static final int GLOBAL_ID_PARAM = 19;
+  private static final String GLOBAL_ID_CELL_BOC = TonCell.builder().storeInt(TonNetwork.DEVNET_GLOBAL_ID, 32)
+      .endCell().toBase64();
   private static final Map<Integer, String> METHOD_IDS = Map.of(
       methodId("seqno"), "seqno",
       methodId("get_subwallet_id"), "get_subwallet_id",
@@ -70,7 +76,7 @@ final class ToncenterMethods {
     return switch (method) {
       case "getAddressInformation", "getWalletInformation", "getAddressBalance", "getAddressState", "runGetMethod",
           "getTransactions", "getMasterchainInfo", "sendBoc", "sendBocReturnHash",
-          "shards", "getShards", "getBlockTransactions", "getBlockTransactionsExt" -> true;
+          "shards", "getShards", "getBlockTransactions", "getBlockTransactionsExt", "getConfigParam" -> true;
       default -> false;
     };
   }
@@ -90,6 +96,7 @@ final class ToncenterMethods {
       case "runGetMethod" -> Reply.of(runGetMethod(node, params));
       case "getTransactions" -> Reply.of(transactions(node, params));
       case "getMasterchainInfo" -> Reply.of(masterchainInfo(node));
+      case "getConfigParam" -> Reply.of(configParam(params));
       case "shards", "getShards" -> Reply.of(blocks.shards(node.block(), params));
       case "getBlockTransactionsExt" -> Reply.of(blocks.transactionsExt(node.block(), params));
       case "getBlockTransactions" -> Reply.of(blocks.transactions(node.block(), params));
@@ -267,6 +274,29 @@ final class ToncenterMethods {
     n.set("last", ToncenterJson.blockId(last));
     n.put("state_root_hash", ToncenterJson.b64(last.fileHash()));
     n.set("init", ToncenterJson.blockId(chain.genesis()));
+    return n;
+  }
+
+  /**
+   * {@code getConfigParam}: devnet models parameter 19 only, its global id ({@link
+   * TonNetwork#DEVNET_GLOBAL_ID}, neither mainnet's nor testnet's), in tonlib's {@code configInfo}
+   * shape. Any other parameter is refused as a node refuses one it cannot give.
+   */
+  private static ObjectNode configParam(Params params) {
+    Long id = params.optionalLong("config_id");
+    if (id == null) {
+      throw ApiException.validation("field required: config_id");
+    }
+    if (id != GLOBAL_ID_PARAM) {
+      throw new ApiException(500, "LITE_SERVER_UNKNOWN: devnet models configuration parameter "
+          + GLOBAL_ID_PARAM + " (global_id) only, not " + id);
+    }
+    ObjectNode cell = JSON.objectNode();
+    cell.put("@type", "tvm.cell");
+    cell.put("bytes", GLOBAL_ID_CELL_BOC);
+    ObjectNode n = JSON.objectNode();
+    n.put("@type", "configInfo");
+    n.set("config", cell);
     return n;
   }
 

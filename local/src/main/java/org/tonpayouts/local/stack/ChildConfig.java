@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.Properties;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.ton.keys.SecretFiles;
+import org.tonpayouts.ton.network.TonNetwork;
 
 /**
  * Writes the configuration of the two child processes into the run directory: a PayoutsConfig
@@ -34,11 +35,12 @@ public final class ChildConfig {
   /**
    * What both children share.
    *
+   * @param network the network the children pay on ({@code ton.network}): devnet, or the external API's
    * @param walletSecretFile operator's secret file (external API); empty: the seed comes from {@link Secrets}
    */
   public record Settings(String bootstrapServers, String postgresUrl, String postgresUser, URI tonApiUrl,
-                         double apiRequestsPerSecond, boolean testnet, long subwalletMin, long subwalletMax,
-                         Optional<Path> walletSecretFile) {}
+                         double apiRequestsPerSecond, boolean testnet, TonNetwork network, long subwalletMin,
+                         long subwalletMax, Optional<Path> walletSecretFile) {}
 
   /** The secret values; {@link #toString()} never shows them. */
   public record Secrets(Optional<String> walletSeedHex, Optional<String> apiKey, String postgresPassword) {
@@ -187,7 +189,10 @@ public final class ChildConfig {
     props.put(PayoutsConfig.POSTGRES_USER_CONFIG, settings.postgresUser());
     props.put(PayoutsConfig.TON_API_URL_CONFIG, settings.tonApiUrl().toString());
     props.put(PayoutsConfig.TON_API_RPS_CONFIG, Double.toString(settings.apiRequestsPerSecond()));
-    props.put(PayoutsConfig.TON_TESTNET_CONFIG, Boolean.toString(settings.testnet()));
+    props.put(PayoutsConfig.TON_NETWORK_CONFIG, settings.network().configName());
+    if (settings.network() == TonNetwork.DEVNET) {
+      props.put(PayoutsConfig.TON_TESTNET_CONFIG, Boolean.toString(settings.testnet())); // the form follows the others
+    }
     props.put(PayoutsConfig.WALLET_WORKCHAIN_CONFIG, "0");
     props.put(PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, Long.toString(settings.subwalletMin()));
     props.put(PayoutsConfig.WALLET_SUBWALLET_MAX_CONFIG, Long.toString(settings.subwalletMax()));

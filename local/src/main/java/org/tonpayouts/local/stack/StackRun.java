@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.embedded.FreePorts;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.ton.network.TonNetwork;
 import org.tonpayouts.ton.wallet.Subwallets;
 
 /**
@@ -180,7 +181,8 @@ public final class StackRun implements AutoCloseable {
     URI api = options.externalApi().orElseGet(() -> stack.devnet().orElseThrow().baseUrl());
     return new ChildConfig.Settings(stack.kafka().bootstrapServers(), stack.ledgerJdbcUrl(), stack.postgres().user(),
         api, options.onDevnet() ? RunOptions.DEVNET_REQUESTS_PER_SECOND : options.apiRequestsPerSecond(),
-        options.testnet(), wallets.firstSubwallet(), Math.max(wallets.lastSubwallet(),
+        options.testnet(), options.onDevnet() ? TonNetwork.DEVNET : TonNetwork.TESTNET, wallets.firstSubwallet(),
+        Math.max(wallets.lastSubwallet(),
             Subwallets.DEFAULT_SUBWALLET_ID + 9_999L), key.secretFile());
   }
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.keys.WalletSecrets;
+import org.tonpayouts.ton.network.TonNetwork;
 
 /** What the launcher writes for its children: usable configuration, and secrets only in the environment. */
 class ChildConfigTest {
@@ -33,7 +34,8 @@ class ChildConfigTest {
 
   private ChildConfig childConfig(RunDirectory run) {
     ChildConfig.Settings settings = new ChildConfig.Settings("127.0.0.1:9092", "jdbc:postgresql://localhost:5432/payouts",
-        "postgres", URI.create("http://127.0.0.1:8081"), 1_000_000, false, 698983191L, 698993190L, Optional.empty());
+        "postgres", URI.create("http://127.0.0.1:8081"), 1_000_000, false, TonNetwork.DEVNET, 698983191L, 698993190L,
+        Optional.empty());
     return new ChildConfig(settings, new ChildConfig.Secrets(Optional.of(SEED), Optional.of(API_KEY), DB_PASSWORD), run);
   }
 
@@ -89,6 +91,7 @@ class ChildConfigTest {
     for (ChildSpec spec : List.of(streamsApp, poller)) {
       PayoutsConfig loaded = PayoutsConfig.load(Optional.of(spec.configFile()), spec.env());
       assertThat(loaded.bootstrapServers()).isEqualTo("127.0.0.1:9092");
+      assertThat(loaded.requiredTonNetwork()).as("the local stack names its network").isEqualTo(TonNetwork.DEVNET);
       assertThat(loaded.postgresPassword()).isEqualTo(DB_PASSWORD);
       assertThat(loaded.tonApi().apiKey()).contains(API_KEY);
       assertThat(loaded.tonApi().requestsPerSecond()).isEqualTo(1_000_000);

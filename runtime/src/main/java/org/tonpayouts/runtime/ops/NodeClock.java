@@ -8,14 +8,11 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.AddressInfo;
 import org.tonpayouts.ton.api.TonApi;
-import org.tonpayouts.ton.api.TonApiException;
 
 /**
  * The TON API node's clock against ours. Expiry of a signed message is judged by the node's synced
@@ -24,17 +21,8 @@ import org.tonpayouts.ton.api.TonApiException;
  * refuse to start (and report not ready) rather than reason about expiry on a wrong clock.
  */
 public final class NodeClock {
-  private static final Logger log = LoggerFactory.getLogger(NodeClock.class);
   /** Any account gives the node's sync time; the zero address is valid on every network. */
   static final TonAddress PROBE = TonAddress.of(TonAddress.BASECHAIN, new byte[32]);
-  /**
-   * How long the start-up check keeps asking a node that answers "not now" (429, 5xx): instances
-   * starting together share one API key, and a rate limit at start is no reason to exit. A node
-   * that does not answer at all fails at once: that is most often a wrong URL.
-   */
-  static final Duration STARTUP_PATIENCE = Duration.ofSeconds(30);
-  private static final Duration FIRST_WAIT = Duration.ofSeconds(1);
-  private static final Duration LONGEST_WAIT = Duration.ofSeconds(5);
 
   private final TonApi api;
   private final URI url;
@@ -94,29 +82,9 @@ public final class NodeClock {
     return reading;
   }
 
-  /** {@link #read()}, asked again for up to {@link #STARTUP_PATIENCE} while the node answers "not now". */
+  /** {@link #read()}, asked again while the node answers "not now" ({@link StartupPatience}). */
   private Reading readPatiently() {
-    long deadline = System.nanoTime() + STARTUP_PATIENCE.toNanos();
-    Duration wait = FIRST_WAIT;
-    while (true) {
-      try {
-        return read();
-      } catch (NodeClockException e) {
-        boolean notNow = e.getCause() instanceof TonApiException t && t.isTransient() && t.httpStatus() > 0;
-        if (!notNow || System.nanoTime() + wait.toNanos() - deadline > 0) {
-          throw e;
-        }
-        log.warn("ton api node clock not read yet, asking again in {} ms url={} reason=\"{}\"", wait.toMillis(), url,
-            e.getMessage());
-        try {
-          Thread.sleep(wait.toMillis());
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-        wait = wait.multipliedBy(2).compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait.multipliedBy(2);
-      }
-    }
+    return StartupPatience.read(this::read, "clock", url);
   }
 
   /**

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
@@ -25,10 +26,12 @@ import org.tonpayouts.runtime.topics.RequiredTopics;
 import org.tonpayouts.schemas.Topic;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.ton.api.TonApi;
+import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.network.TonNetwork;
 
 /**
  * What streams-app and chain-poller do around their topology, in one place: refuse to start on a
- * TON API node whose clock is off or a missing topic; serve metrics and health (Kafka Streams
+ * TON API node of another network than {@code ton.network} or whose clock is off, or on a missing topic; serve metrics and health (Kafka Streams
  * state, Kafka, the TON API and whatever the app adds, e.g. its database) on
  * {@code metrics.port}; close cleanly on SIGTERM; exit non-zero when Kafka Streams stops on an error.
  */
@@ -61,6 +64,29 @@ public final class PayoutProcess {
     this.configFile = Objects.requireNonNull(configFile, "configFile");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Reads the TON API node's global id (configuration parameter 19) and refuses to start unless it
+   * is the one of {@code ton.network}, which must be set. Both apps run it first: nothing is signed
+   * or concluded on a node of another network.
+   *
+   * @throws StartupException when {@code ton.network} is not set, or naming the URL and both
+   *     networks and ids on a mismatch, or the cause when the node cannot be read
+   */
+  public TonNetwork verifyNetwork(TonApi api) {
+    TonNetwork expected;
+    try {
+      expected = config.requiredTonNetwork();
+    } catch (ConfigException e) {
+      throw new StartupException(e.getMessage(), e);
+    }
+    TonApiConfig apiConfig = config.tonApi();
+    TonNetwork network = new NodeNetwork(api, apiConfig.baseUrl(), expected,
+        apiConfig.callTimeout().multipliedBy(apiConfig.maxReadAttempts()).plusSeconds(1)).verify();
+    log.info("ton api node network checked process={} url={} network={} global_id={}", name, apiConfig.baseUrl(),
+        network, network.globalId());
+    return network;
   }
 
   /**

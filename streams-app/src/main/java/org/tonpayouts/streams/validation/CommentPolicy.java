@@ -9,11 +9,12 @@ import org.tonpayouts.ton.wallet.TextComment;
  *
  * <p>Always: the comment must survive the chain's text-comment encoding ({@link TextComment}:
  * strict UTF-8 in snake cells) byte for byte. By default ({@code comment.control.characters=reject})
- * also: no C0 or C1 control character other than TAB, no DEL, and no bidirectional embedding,
- * override or isolate character (U+202A..U+202E, U+2066..U+2069), which can make a memo read
- * differently from what it is (e.g. U+202E reverses the text after it) or break a one-line display.
- * The reason names the first such character (U+XXXX and its Unicode name), its position (0-based,
- * in characters) and how many more there are.
+ * also: no control character but TAB, no bidirectional control, no line or paragraph separator and
+ * no invisible character ({@link CommentCharacters} has the table and what emoji may keep), which
+ * can make a memo read differently from what it is (e.g. U+202E reverses the text after it, U+200B
+ * makes two memos that look the same differ) or break a one-line display. The reason names the
+ * first such character (U+XXXX and its Unicode name), its position (0-based, in characters) and how
+ * many more there are.
  */
 public final class CommentPolicy {
   private final boolean controlsAllowed;
@@ -22,12 +23,12 @@ public final class CommentPolicy {
     this.controlsAllowed = controlsAllowed;
   }
 
-  /** The default: control and bidirectional-override characters refused. */
+  /** The default: control, bidirectional and invisible characters refused ({@link CommentCharacters}). */
   public static CommentPolicy strict() {
     return new CommentPolicy(false);
   }
 
-  /** Control and bidirectional-override characters sent as given ({@code comment.control.characters=allow}). */
+  /** Control, bidirectional and invisible characters sent as given ({@code comment.control.characters=allow}). */
   public static CommentPolicy allowingControlCharacters() {
     return new CommentPolicy(true);
   }
@@ -50,35 +51,12 @@ public final class CommentPolicy {
   }
 
   private static Optional<String> forbiddenCharacter(String comment) {
-    int first = -1;
-    int firstPosition = -1;
-    int count = 0;
-    int position = 0;
-    for (int i = 0; i < comment.length(); position++) {
-      int cp = comment.codePointAt(i);
-      if (isForbidden(cp)) {
-        if (count++ == 0) {
-          first = cp;
-          firstPosition = position;
-        }
-      }
-      i += Character.charCount(cp);
-    }
-    if (count == 0) {
-      return Optional.empty();
-    }
-    String kind = first >= 0x2000 ? "bidirectional control character " : "control character ";
-    String name = Character.getName(first);
-    return Optional.of(kind + String.format("U+%04X", first) + (name == null ? "" : " (" + name + ")") + " at position "
-        + firstPosition + (count > 1 ? " (and " + (count - 1) + " more)" : "")
-        + " is not allowed in a comment (comment.control.characters=reject; TAB is allowed)");
-  }
-
-  /** C0 controls but TAB, DEL, C1 controls, bidirectional embeddings, overrides and isolates. */
-  static boolean isForbidden(int cp) {
-    return cp < 0x20 && cp != '\t'
-        || cp >= 0x7F && cp <= 0x9F
-        || cp >= 0x202A && cp <= 0x202E
-        || cp >= 0x2066 && cp <= 0x2069;
+    return CommentCharacters.firstRefused(comment).map(refused -> {
+      String name = Character.getName(refused.codePoint());
+      return refused.kind() + " " + String.format("U+%04X", refused.codePoint()) + (name == null ? "" : " (" + name + ")")
+          + " at position " + refused.position() + (refused.count() > 1 ? " (and " + (refused.count() - 1) + " more)" : "")
+          + " is not allowed in a comment (comment.control.characters=reject; TAB is allowed"
+          + (refused.codePoint() == CommentCharacters.ZERO_WIDTH_JOINER ? ", and U+200D between two emoji" : "") + ")";
+    });
   }
 }

@@ -2,18 +2,22 @@ package org.tonpayouts.streams.validation;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferRequest;
 import org.tonpayouts.ton.address.InvalidAddressException;
+import org.tonpayouts.ton.address.ParsedAddress;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.network.TonNetwork;
 
 /**
  * The checks of a payout request that need this deployment's settings or TON knowledge, applied
  * after the request passed its JSON Schema: the record key, the allowed subwallet range, every
- * destination address (with what is wrong with it), the amount limits ({@link AmountLimits}) and
+ * destination address (with what is wrong with it, and on mainnet no address flagged for testnet),
+ * the amount limits ({@link AmountLimits}) and
  * the comment policy ({@link CommentPolicy}).
  */
 public final class RequestRules {
@@ -24,18 +28,29 @@ public final class RequestRules {
   private final long subwalletMax;
   private final AmountLimits amountLimits;
   private final CommentPolicy comments;
+  private final TonNetwork network;
 
-  public RequestRules(long subwalletMin, long subwalletMax, AmountLimits amountLimits, CommentPolicy comments) {
+  /**
+   * @param network the network the deployment pays on: on mainnet, destinations flagged for testnet
+   *     are refused
+   */
+  public RequestRules(long subwalletMin, long subwalletMax, AmountLimits amountLimits, CommentPolicy comments,
+      TonNetwork network) {
     this.subwalletMin = subwalletMin;
     this.subwalletMax = subwalletMax;
     this.amountLimits = amountLimits;
     this.comments = comments;
+    this.network = Objects.requireNonNull(network, "network");
   }
 
-  /** The rules configured for this deployment. */
+  /**
+   * The rules configured for this deployment. Without {@code ton.network} (which both apps require
+   * before they start) the rules are mainnet's, the strictest.
+   */
   public static RequestRules from(PayoutsConfig config) {
     return new RequestRules(config.subwalletMin(), config.subwalletMax(), AmountLimits.from(config),
-        config.commentControlCharactersAllowed() ? CommentPolicy.allowingControlCharacters() : CommentPolicy.strict());
+        config.commentControlCharactersAllowed() ? CommentPolicy.allowingControlCharacters() : CommentPolicy.strict(),
+        config.tonNetwork().orElse(TonNetwork.MAINNET));
   }
 
   /** Every problem of the request, empty when it may be paid. */
@@ -55,10 +70,14 @@ public final class RequestRules {
     }
     for (int i = 0; i < request.transfers().size(); i++) {
       TransferRequest transfer = request.transfer(i);
+      Optional<String> destination;
       try {
-        TonAddress.parse(transfer.destination());
+        destination = networkProblem(transfer.destination(), TonAddress.parseWithFlags(transfer.destination()));
       } catch (InvalidAddressException e) {
-        problems.add("$.transfers[" + i + "].destination: " + e.getMessage());
+        destination = Optional.of(e.getMessage());
+      }
+      if (destination.isPresent()) {
+        problems.add("$.transfers[" + i + "].destination: " + destination.get());
       }
       Optional<String> comment = comments.problem(transfer.comment());
       if (comment.isPresent()) {
@@ -67,6 +86,21 @@ public final class RequestRules {
     }
     problems.addAll(amountLimits.problems(request));
     return problems;
+  }
+
+  /**
+   * Why a destination may not be paid on this network: a user-friendly form flagged for testnet
+   * ({@code kQ…}, {@code 0Q…}) on mainnet, where the producer most likely mixed up its environments
+   * (the raw form carries no flag and passes).
+   */
+  private Optional<String> networkProblem(String text, ParsedAddress destination) {
+    if (!destination.userFriendly() || !destination.testnet() || network.paysTestnetFlaggedAddresses()) {
+      return Optional.empty();
+    }
+    return Optional.of("address " + quote(text.strip()) + " is flagged for testnet (its user-friendly form carries the"
+        + " testnet flag, as kQ... and 0Q... addresses do), but this deployment pays on " + network + " (" + PayoutsConfig.TON_NETWORK_CONFIG + "=" + network
+        + "): a testnet address in a " + network + " payout is most often a mix-up of environments. Ask the recipient"
+        + " for its " + network + " address (EQ... or UQ...)");
   }
 
   private static String quote(String key) {

@@ -13,6 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.tonpayouts.ton.address.InvalidAddressException;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.CellReader;
+import org.tonpayouts.ton.cell.TonCell;
 
 /**
  * Turns toncenter API v2 answers into our records and errors: unwraps the
@@ -201,6 +203,32 @@ final class ResponseParser {
         reqLong(method, last, "seqno"),
         hash(method, last.get("root_hash")),
         hash(method, last.get("file_hash")));
+  }
+
+  /**
+   * {@code configInfo}: one configuration parameter's cell, the BOC in {@code config.bytes}
+   * ({@code tvm.cell}).
+   */
+  TonCell configParam(String method, JsonNode r) {
+    String boc = textOrNull(r.path("config").get("bytes"));
+    if (boc == null || boc.isEmpty()) {
+      throw new UnexpectedResponseException(method, "no 'config.bytes' cell in answer (a parameter the node lacks?)");
+    }
+    try {
+      return TonCell.fromBase64(boc);
+    } catch (IllegalArgumentException e) {
+      throw new UnexpectedResponseException(method, "config.bytes is not a cell BOC: " + e.getMessage(), e);
+    }
+  }
+
+  /** Configuration parameter 19, {@code _ global_id:int32 = ConfigParam 19;}: the network's global id. */
+  int globalId(String method, JsonNode r) {
+    CellReader cell = configParam(method, r).parse();
+    if (cell.remainingBits() < 32) {
+      throw new UnexpectedResponseException(method, "config parameter 19 has " + cell.remainingBits()
+          + " bits; its global_id is an int32");
+    }
+    return (int) cell.loadInt(32);
   }
 
   /** {@code blocks.shards}: the newest block of every shard as of one masterchain block. */

@@ -53,6 +53,13 @@ public interface TonApi {
   CompletableFuture<List<ChainTransaction>> getTransactions(
       TonAddress address, int limit, TransactionId from, Long toLt);
 
+  /**
+   * The network's global id, configuration parameter 19 ({@code getConfigParam?config_id=19}):
+   * -239 on mainnet, -3 on testnet, devnet's own on devnet ({@code TonNetwork}). Fails with
+   * {@link UnexpectedResponseException} when the answer holds no such parameter.
+   */
+  CompletableFuture<Integer> getGlobalId();
+
   /** The last masterchain block ({@code getMasterchainInfo}). */
   CompletableFuture<MasterchainInfo> getMasterchainInfo();
 

@@ -42,6 +42,8 @@ public final class TonApiClient implements TonApi, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TonApiClient.class);
   private static final String API_KEY_HEADER = "X-API-Key";
   private static final int MAX_TRANSACTIONS_LIMIT = 100;
+  /** Configuration parameter 19: {@code _ global_id:int32 = ConfigParam 19;}. */
+  private static final int GLOBAL_ID_PARAM = 19;
 
   private final TonApiConfig config;
   private final ApiCalls calls;
@@ -228,6 +230,13 @@ public final class TonApiClient implements TonApi, AutoCloseable {
   public CompletableFuture<MasterchainInfo> getMasterchainInfo() {
     String method = "getMasterchainInfo";
     return calls.read(method, get(method, Map.of()), r -> parser.masterchainInfo(method, r));
+  }
+
+  @Override
+  public CompletableFuture<Integer> getGlobalId() {
+    String method = "getConfigParam";
+    return calls.read(method, get(method, Map.of("config_id", Integer.toString(GLOBAL_ID_PARAM))),
+        r -> parser.globalId(method, r));
   }
 
   @Override

@@ -93,6 +93,34 @@ class ResponseParserTest {
   }
 
   @Test
+  void shouldReadTheGlobalIdOfMainnetAndTestnetFromConfigParam19() throws IOException {
+    for (String network : List.of("mainnet", "testnet")) {
+      JsonNode result = ok("getConfigParam", "getConfigParam-19-" + network + ".json");
+      // the fixture's cell read by ton4j, a parser independent of ours
+      long theirs = org.ton.ton4j.cell.CellSlice.beginParse(org.ton.ton4j.cell.Cell.fromBocBase64(
+          result.get("config").get("bytes").asText())).loadInt(32).longValueExact();
+
+      assertThat(parser.globalId("getConfigParam", result)).as(network).isEqualTo((int) theirs)
+          .isEqualTo(network.equals("mainnet") ? -239 : -3);
+    }
+  }
+
+  @Test
+  void shouldRefuseAConfigAnswerWithoutACellOrWithAShortOne() {
+    assertThatThrownBy(() -> parser.globalId("getConfigParam", new ObjectMapper().readTree(
+        "{\"@type\":\"configInfo\",\"config\":{\"@type\":\"tvm.cell\",\"bytes\":\"\"}}")))
+        .isInstanceOf(UnexpectedResponseException.class).hasMessageContaining("no 'config.bytes' cell");
+    String sixteenBits = org.tonpayouts.ton.cell.TonCell.builder().storeUint(7, 16).endCell().toBase64();
+    assertThatThrownBy(() -> parser.globalId("getConfigParam", new ObjectMapper().readTree(
+        "{\"config\":{\"bytes\":\"" + sixteenBits + "\"}}")))
+        .isInstanceOf(UnexpectedResponseException.class)
+        .hasMessageContaining("config parameter 19 has 16 bits; its global_id is an int32");
+    assertThatThrownBy(() -> parser.globalId("getConfigParam", new ObjectMapper().readTree(
+        "{\"config\":{\"bytes\":\"bm90IGEgYm9j\"}}")))
+        .isInstanceOf(UnexpectedResponseException.class).hasMessageContaining("config.bytes is not a cell BOC");
+  }
+
+  @Test
   void shouldReadSentMessageHashesAsHex() {
     SentMessage sent = parser.sentMessage("sendBocReturnHash",
         parser.unwrap("sendBocReturnHash", 200, fixture("sendBocReturnHash.json"), Optional.empty(), true));

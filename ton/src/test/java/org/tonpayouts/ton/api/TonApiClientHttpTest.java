@@ -224,6 +224,20 @@ class TonApiClientHttpTest {
   }
 
   @Test
+  void shouldReadTheGlobalIdFromConfigParam19() {
+    TonApiClient api = client(fastConfig());
+    script.add(Reply.ok(fixture("getConfigParam-19-mainnet.json")));
+
+    int globalId = api.getGlobalId().join();
+
+    assertThat(globalId).isEqualTo(-239);
+    Seen req = seen.get(0);
+    assertThat(req.httpMethod()).isEqualTo("GET");
+    assertThat(req.uri().getPath()).isEqualTo("/api/v2/getConfigParam");
+    assertThat(req.uri().getRawQuery()).isEqualTo("config_id=19");
+  }
+
+  @Test
   void shouldSendBocAsJsonPost() throws Exception {
     TonApiClient api = client(fastConfig());
     script.add(Reply.ok(fixture("sendBocReturnHash.json")));
