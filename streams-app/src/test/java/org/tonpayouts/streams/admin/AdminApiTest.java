@@ -82,7 +82,8 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * token; a transfer made RECONCILIATION_REQUIRED (its message dropped by devnet, the poller's verdict
  * played by the test) is listed with its evidence, refused a resolution with a transaction that does
  * not pay it, and resolved with one that does (verified on devnet's chain); its second settlement and
- * the audit records reach Kafka, and another is resolved FAILED. Every answer matches the OpenAPI
+ * the audit records reach Kafka, and another is resolved FAILED. A paused wallet signs nothing for a
+ * request it accepted until it is resumed. Every answer matches the OpenAPI
  * file, and the file documents exactly the server's routes.
  */
 class AdminApiTest {
@@ -305,7 +306,83 @@ class AdminApiTest {
     assertThat(get("/admin/wallets/not-a-number").statusCode()).isEqualTo(400);
   }
 
+  @Test
+  void shouldPauseAWalletSoNothingIsSignedThenResumeIt() throws Exception {
+    long id = FIRST_SUBWALLET + 5;
+    TonAddress wallet = fund(id);
+    String scope = Long.toString(id);
+    HttpResponse<String> paused = send("POST", "/admin/pause", pauseBody(scope, "alice", "INC-42 drain suspected"),
+        TOKEN);
+    assertMatchesOpenApi("POST", "/admin/pause", paused);
+    assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+    JsonNode p = Json.mapper().readTree(paused.body());
+    assertThat(p.at("/pause/scope").asText()).isEqualTo(scope);
+    assertThat(p.at("/pause/pausedBy").asText()).isEqualTo("alice");
+    assertThat(p.at("/audit/event").asText()).isEqualTo("PAUSED");
+    assertThat(p.at("/audit/level").asText()).isEqualTo("WARNING");
+    HttpResponse<String> again = send("POST", "/admin/pause", pauseBody(scope, "bob", "me too"), TOKEN);
+    assertMatchesOpenApi("POST", "/admin/pause", again);
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(again.body()).contains("is paused already").contains("paused by alice");
+
+    // a request for the wallet is accepted and held: nothing signed, nothing on chain
+    double heldBefore = heldByPause();
+    PayoutRequest held = request(RUN + "-held", id, transfer("t", recipient(11), AMOUNT));
+    produce(Topics.PAYOUT_REQUESTS, held.walletKey(), held);
+    await("the request held by the pause").atMost(DEADLINE).until(() -> heldByPause() > heldBefore);
+    assertThat(app.ledger().queries().attempts(held.requestId(), "t")).isEmpty();
+    assertThat(devnet.seqno(wallet)).isZero();
+    await("the gauge shows the paused wallet").atMost(DEADLINE)
+        .until(() -> metrics.registry().find("payout.paused.wallets").gauge().value() == 1.0);
+
+    HttpResponse<String> view = get("/admin/wallets/" + id);
+    assertMatchesOpenApi("GET", "/admin/wallets/" + id, view);
+    JsonNode v = Json.mapper().readTree(view.body());
+    assertThat(v.at("/paused/pausedBy").asText()).isEqualTo("alice");
+    assertThat(v.at("/paused/reason").asText()).isEqualTo("INC-42 drain suspected");
+    assertThat(v.at("/store/queueDepth").asLong()).isEqualTo(1);
+    HttpResponse<String> pauses = get("/admin/pauses");
+    assertMatchesOpenApi("GET", "/admin/pauses", pauses);
+    JsonNode list = Json.mapper().readTree(pauses.body());
+    assertThat(list.at("/deploymentPaused").asBoolean()).isFalse();
+    assertThat(list.get("active").findValuesAsText("scope")).containsExactly(scope);
+
+    // bad input changes nothing
+    HttpResponse<String> badScope = send("POST", "/admin/pause", pauseBody("everything", "alice", "x"), TOKEN);
+    assertThat(badScope.statusCode()).isEqualTo(400);
+    assertThat(badScope.body()).contains("scope must be \\\"deployment\\\" or a subwallet id");
+    HttpResponse<String> noOperator = send("POST", "/admin/resume", "{\"scope\":\"" + scope + "\",\"reason\":\"x\"}",
+        TOKEN);
+    assertThat(noOperator.statusCode()).isEqualTo(400);
+    assertThat(noOperator.body()).contains("operator is required");
+    HttpResponse<String> deploymentNotPaused = send("POST", "/admin/resume", pauseBody("deployment", "bob", "x"), TOKEN);
+    assertMatchesOpenApi("POST", "/admin/resume", deploymentNotPaused);
+    assertThat(deploymentNotPaused.statusCode()).isEqualTo(409);
+    assertThat(deploymentNotPaused.body()).contains("the deployment is not paused").contains("subwallet " + id
+        + " paused by alice");
+
+    HttpResponse<String> resumed = send("POST", "/admin/resume", pauseBody(scope, "bob", "INC-42 closed"), TOKEN);
+    assertMatchesOpenApi("POST", "/admin/resume", resumed);
+    assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+    JsonNode r = Json.mapper().readTree(resumed.body());
+    assertThat(r.at("/pause/active").asBoolean()).isFalse();
+    assertThat(r.at("/pause/liftedBy").asText()).isEqualTo("bob");
+    assertThat(r.at("/audit/event").asText()).isEqualTo("RESUMED");
+    await("the held transfer signed once resumed").atMost(DEADLINE)
+        .until(() -> !app.ledger().queries().attempts(held.requestId(), "t").isEmpty());
+    await("and on chain").atMost(DEADLINE).until(() -> devnet.seqno(wallet) == 1);
+    assertThat(Json.mapper().readTree(get("/admin/wallets/" + id).body()).has("paused")).isFalse();
+  }
+
   // ---- helpers -----------------------------------------------------------------------------------
+
+  private static String pauseBody(String scope, String operator, String reason) throws Exception {
+    return Json.mapper().writeValueAsString(Map.of("scope", scope, "operator", operator, "reason", reason));
+  }
+
+  private static double heldByPause() {
+    return metrics.registry().find("payout.issuing.held_by_pause").counter().count();
+  }
 
   private static TonAddress fund(long subwalletId) {
     TonAddress wallet = new Subwallets(KEY, 0).address(subwalletId);
