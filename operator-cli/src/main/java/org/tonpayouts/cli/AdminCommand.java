@@ -28,10 +28,11 @@ import picocli.CommandLine;
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
     description = {"Talks to streams-app's admin API: a request's lifecycle, a wallet, the transfers waiting for a"
-        + " reconciliation, and their resolution.",
+        + " reconciliation, and their resolution; the pause switch (pause, resume, pauses).",
         "The token comes from PAYOUTS_ADMIN_TOKEN, or the file given by --token-file or PAYOUTS_ADMIN_TOKEN_FILE."},
     subcommands = {AdminCommand.Request.class, AdminCommand.Wallet.class, AdminCommand.Reconciliation.class,
-        AdminCommand.Resolve.class})
+        AdminCommand.Resolve.class, AdminPauseCommands.Pause.class, AdminPauseCommands.Resume.class,
+        AdminPauseCommands.Pauses.class})
 public final class AdminCommand {
   static final String URL_ENV = "PAYOUTS_ADMIN_URL";
   static final String DEFAULT_URL = "http://localhost:8090";

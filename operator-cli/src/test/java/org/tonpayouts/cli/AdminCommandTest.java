@@ -148,4 +148,34 @@ class AdminCommandTest {
     assertThat(r.err()).contains("no admin token: set PAYOUTS_ADMIN_TOKEN or give --token-file");
     assertThat(seen).isEmpty();
   }
+
+  @Test
+  void shouldPauseAndResumeOneSubwalletOrTheDeploymentWithWhoAndWhy() {
+    Map<String, String> env = Map.of("PAYOUTS_ADMIN_TOKEN", TOKEN);
+
+    assertThat(run(env, "pause", "--subwallet", "698983191", "--operator", "alice", "--reason", "INC-4").exit()).isZero();
+    assertThat(run(env, "resume", "--deployment", "--operator", "bob", "--reason", "INC-4 closed").exit()).isZero();
+    assertThat(run(env, "pauses").exit()).isZero();
+
+    assertThat(seen).containsExactly(
+        "POST /admin/pause auth=Bearer " + TOKEN + " body={\"scope\":\"698983191\",\"operator\":\"alice\","
+            + "\"reason\":\"INC-4\"}",
+        "POST /admin/resume auth=Bearer " + TOKEN + " body={\"scope\":\"deployment\",\"operator\":\"bob\","
+            + "\"reason\":\"INC-4 closed\"}",
+        "GET /admin/pauses auth=Bearer " + TOKEN + " body=");
+  }
+
+  @Test
+  void shouldRefuseAPauseWithoutExactlyOneScopeAndSendNothing() {
+    Map<String, String> env = Map.of("PAYOUTS_ADMIN_TOKEN", TOKEN);
+
+    Run none = run(env, "pause", "--operator", "alice", "--reason", "INC-4");
+    Run both = run(env, "resume", "--deployment", "--subwallet", "7", "--operator", "alice", "--reason", "INC-4");
+
+    assertThat(none.exit()).isEqualTo(2);
+    assertThat(none.err()).contains("--deployment").contains("--subwallet");
+    assertThat(both.exit()).isEqualTo(2);
+    assertThat(both.err()).contains("mutually exclusive");
+    assertThat(seen).isEmpty();
+  }
 }

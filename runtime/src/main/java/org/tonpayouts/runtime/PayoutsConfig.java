@@ -483,6 +483,38 @@ public final class PayoutsConfig extends AbstractConfig {
         }, () -> "mainnet, testnet or devnet (required by both apps)"), Importance.HIGH, TON_NETWORK_DOC);
   }
 
+  // ---- issue 25, the pause switch and the ledger's owner: a block of its own so keys merge cleanly ----
+  public static final String POSTGRES_MIGRATE_CONFIG = "postgres.migrate";
+  private static final String POSTGRES_MIGRATE_DOC =
+      "Whether streams-app brings the ledger schema up to date (Flyway) at start. false: it only checks that the"
+          + " schema is current and refuses to start otherwise; the migrations are then run by the schema's owner"
+          + " with `streams-app migrate` (docs/production.md, Database roles), and the service's own user needs no"
+          + " right to change the schema.";
+  public static final String PAUSE_REFRESH_MS_CONFIG = "pause.refresh.ms";
+  private static final String PAUSE_REFRESH_MS_DOC =
+      "How often streams-app re-reads the operators' pauses (admin API: pause, resume) from the ledger, in ms."
+          + " Issuing skips paused wallets on this copy; the ledger itself refuses a new transfer's intent while a"
+          + " pause covers its wallet, so a pause takes effect at once whatever this is, and a lifted pause lets"
+          + " queued transfers go within about this long.";
+
+  static {
+    // issue 25: the pause switch and running migrations as the schema's owner
+    CONFIG
+        .define(POSTGRES_MIGRATE_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, POSTGRES_MIGRATE_DOC)
+        .define(PAUSE_REFRESH_MS_CONFIG, Type.LONG, 250L, Range.between(20L, 60_000L), Importance.LOW,
+            PAUSE_REFRESH_MS_DOC);
+  }
+
+  /** {@value #POSTGRES_MIGRATE_CONFIG}. */
+  public boolean postgresMigrate() {
+    return getBoolean(POSTGRES_MIGRATE_CONFIG);
+  }
+
+  /** {@value #PAUSE_REFRESH_MS_CONFIG}. */
+  public Duration pauseRefresh() {
+    return Duration.ofMillis(getLong(PAUSE_REFRESH_MS_CONFIG));
+  }
+
   // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----
   private final KafkaClientSettings kafkaClients;
 

@@ -35,6 +35,7 @@ import org.tonpayouts.streams.topology.PayoutTopology;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
 import org.tonpayouts.streams.wallet.IssuingRound;
+import org.tonpayouts.streams.wallet.PauseWatch;
 import org.tonpayouts.streams.wallet.WalletIo;
 import org.tonpayouts.streams.wallet.WalletTxDependencies;
 import org.tonpayouts.streams.wallet.WalletTxProcessor;
@@ -67,7 +68,7 @@ public final class StreamsApp implements AutoCloseable {
     Optional<String> adminToken = adminToken(config);
     // the key store is read now, before anything starts: a wrong one stops streams-app at once
     Optional<ServerTls> adminTls = adminToken.isPresent() ? AdminServer.tls(config) : Optional.empty();
-    Ledger.migrate(ledgerDataSource);
+    prepareSchema(config, ledgerDataSource);
     this.config = config;
     this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts(), config.clockSkewMargin());
     try {
@@ -89,6 +90,25 @@ public final class StreamsApp implements AutoCloseable {
     Subwallets subwallets = new Subwallets(key, config.workchain());
     this.adminServer = adminToken.<Supplier<AdminServer>>map(token -> () -> AdminServer.start(config.adminPort(),
         token, adminTls, config, streams, ledger, subwallets, api, metrics, clock)).orElse(null);
+  }
+
+  /**
+   * Migrates the ledger's schema, or with {@code postgres.migrate=false} (migrations run by the
+   * schema's owner, the service's user without DDL rights) refuses to start on a schema that is not
+   * current, naming what is missing and how to apply it.
+   */
+  private static void prepareSchema(PayoutsConfig config, DataSource ledgerDataSource) {
+    if (config.postgresMigrate()) {
+      Ledger.migrate(ledgerDataSource);
+      return;
+    }
+    java.util.List<String> pending = Ledger.pendingMigrations(ledgerDataSource);
+    if (!pending.isEmpty()) {
+      throw new StartupException("the ledger schema is not current and " + PayoutsConfig.POSTGRES_MIGRATE_CONFIG
+          + " is false: " + pending.size() + " migration(s) pending (" + String.join(", ", pending) + "). Run"
+          + " `streams-app migrate` with the schema owner's postgres.user and password first (docs/production.md,"
+          + " Database roles)", null);
+    }
   }
 
   /**
@@ -125,10 +145,11 @@ public final class StreamsApp implements AutoCloseable {
    * The topology streams-app runs with the I/O threads its processors hand their work to; close it
    * after the topology stopped.
    */
-  public record Wiring(Topology topology, WalletIo io) implements AutoCloseable {
+  public record Wiring(Topology topology, WalletIo io, PauseWatch pauses) implements AutoCloseable {
     @Override
     public void close() {
       io.close();
+      pauses.close();
     }
   }
 
@@ -150,8 +171,9 @@ public final class StreamsApp implements AutoCloseable {
     Resender resender = new Resender(api, sendLog, clock, new Resender.Settings(config.resendAfter(),
         config.resendInterval()), metrics);
     SendRecorder sends = new SendRecorder(ledger, sendLog, resender, metrics, config.seqnoFetchTimeout());
+    PauseWatch pauses = PauseWatch.start(ledger, config.pauseRefresh(), metrics);
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
-        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, sends);
+        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, sends, pauses);
     WalletIo io = new WalletIo(round, ledger, resender, sends, sendLog);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
     RequestRules rules = RequestRules.from(config);
@@ -163,7 +185,7 @@ public final class StreamsApp implements AutoCloseable {
         () -> new RequestValidationProcessor(validator, rules, clock, metrics),
         () -> new WalletTxProcessor(deps),
         config.dedupRetention(), VerdictKeys.from(config));
-    return new Wiring(topology, io);
+    return new Wiring(topology, io, pauses);
   }
 
   public Topology topology() {

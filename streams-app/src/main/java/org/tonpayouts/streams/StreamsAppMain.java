@@ -35,10 +35,11 @@ import picocli.CommandLine;
  * environment, no {@code ton.network}), the TON API node serves another network or its clock is off, the ledger database cannot be reached or migrated, or a
  * topic is missing; then it serves metrics and health on {@code metrics.port} and runs until
  * SIGTERM (clean close, leaving the group) or a fatal Kafka Streams error (exit 1).
- * {@code streams-app topics} creates the topics. With {@code admin.port} set it also serves the admin
+ * {@code streams-app topics} creates the topics, {@code streams-app migrate} migrates the ledger's
+ * schema and exits (for the schema's owner, with {@code postgres.migrate=false} for the service). With {@code admin.port} set it also serves the admin
  * API there, and refuses to start without an admin token.
  */
-@Command(name = "streams-app", mixinStandardHelpOptions = true, subcommands = TopicsCommand.class,
+@Command(name = "streams-app", mixinStandardHelpOptions = true, subcommands = {TopicsCommand.class, MigrateCommand.class},
     description = "Issues TON payouts: one transaction at a time per WalletV4R2 subwallet.")
 public final class StreamsAppMain implements Callable<Integer> {
   static {
@@ -124,7 +125,7 @@ public final class StreamsAppMain implements Callable<Integer> {
    * schema with Flyway) and turns a database failure into a start-up refusal naming the URL, the
    * user and the cause.
    */
-  private static <T> T ledgerReady(PayoutsConfig config, java.util.function.Supplier<T> step) {
+  static <T> T ledgerReady(PayoutsConfig config, java.util.function.Supplier<T> step) {
     try {
       return step.get();
     } catch (RuntimeException e) {

@@ -29,11 +29,14 @@ import org.tonpayouts.runtime.http.HttpEndpoint;
 import org.tonpayouts.runtime.http.HttpLimits;
 import org.tonpayouts.runtime.http.ServerTls;
 import org.tonpayouts.schemas.Json;
+import org.tonpayouts.streams.admin.AdminViews.PauseRequest;
 import org.tonpayouts.streams.admin.AdminViews.Problem;
 import org.tonpayouts.streams.admin.AdminViews.ResolveRequest;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.operator.PauseChange;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult;
 import org.tonpayouts.streams.ledger.sql.LedgerException;
+import org.tonpayouts.streams.ledger.sql.Pause;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
@@ -43,7 +46,7 @@ import org.tonpayouts.ton.wallet.Subwallets;
 /**
  * streams-app's admin API on {@code admin.port} (docs/operations.md: Admin API; {@code openapi/admin-api.yaml}):
  * a request's lifecycle, a wallet's view, the transfers waiting for a reconciliation, and their
- * resolution. Every call needs {@code Authorization: Bearer <admin token>} (401 otherwise); the
+ * resolution; the pause switch (pause, resume, the pauses in force). Every call needs {@code Authorization: Bearer <admin token>} (401 otherwise); the
  * token is never logged. JSON in and out; refusals say why.
  */
 public final class AdminServer implements AutoCloseable {
@@ -54,6 +57,9 @@ public final class AdminServer implements AutoCloseable {
       "GET /admin/wallets/{subwalletId}",
       "GET /admin/reconciliations",
       "POST /admin/reconciliations/{requestId}/{transferId}/resolve",
+      "POST /admin/pause",
+      "POST /admin/resume",
+      "GET /admin/pauses",
       "GET /admin/openapi.yaml");
   public static final String OPENAPI_RESOURCE = "/openapi/admin-api.yaml";
   static final int MAX_BODY_BYTES = 64 * 1024;
@@ -191,6 +197,9 @@ public final class AdminServer implements AutoCloseable {
       case "reconciliations" -> p.size() == 2 && method.equals("GET") ? "reconciliations"
           : p.size() == 5 && p.get(4).equals("resolve") && method.equals("POST") ? "resolve" : "unknown";
       case "openapi.yaml" -> p.size() == 2 && method.equals("GET") ? "openapi" : "unknown";
+      case "pause" -> p.size() == 2 && method.equals("POST") ? "pause" : "unknown";
+      case "resume" -> p.size() == 2 && method.equals("POST") ? "resume" : "unknown";
+      case "pauses" -> p.size() == 2 && method.equals("GET") ? "pauses" : "unknown";
       default -> "unknown";
     };
   }
@@ -203,6 +212,9 @@ public final class AdminServer implements AutoCloseable {
         case "reconciliations" -> reconciliations(query(exchange).get("limit"));
         case "resolve" -> resolve(path.get(2), path.get(3), exchange);
         case "openapi" -> openapi();
+        case "pause" -> pause(exchange);
+        case "resume" -> resume(exchange);
+        case "pauses" -> pauses();
         default -> Answer.problem(404, "no such endpoint: " + method + " " + exchange.getRequestURI().getRawPath()
             + "; the API: " + String.join(", ", ROUTES));
       };
@@ -345,6 +357,64 @@ public final class AdminServer implements AutoCloseable {
         + (transfer.reason() != null ? " (" + transfer.reason() + ")" : ""), transfer);
   }
 
+  /** Stops signing for the deployment or one subwallet; in force once this answers (the ledger refuses new intents). */
+  private Answer pause(HttpExchange exchange) {
+    PauseRequest body = body(exchange, PauseRequest.class, PAUSE_SHAPE);
+    Long subwalletId = scope(body.scope());
+    String operator = limited(required(body.operator(), "operator"), "operator", MAX_OPERATOR_CHARS);
+    String reason = limited(required(body.reason(), "reason"), "reason", MAX_REASON_CHARS);
+    PauseChange change = ledger.pauses().pause(subwalletId, operator, reason);
+    if (change instanceof PauseChange.AlreadyPaused already) {
+      return Answer.json(409, new Problem(409, Pause.scopeOf(subwalletId) + " is paused already ("
+          + already.pause().describe() + "): nothing changed", null, AdminViews.PauseView.of(already.pause())));
+    }
+    PauseChange.Changed changed = (PauseChange.Changed) change;
+    return Answer.json(200, new AdminViews.PauseChanged(AdminViews.PauseView.of(changed.pause()),
+        AdminViews.Audit.of(changed.audit())));
+  }
+
+  /** Lifts the pause of the deployment or of one subwallet; queued transfers go within about a second. */
+  private Answer resume(HttpExchange exchange) {
+    PauseRequest body = body(exchange, PauseRequest.class, PAUSE_SHAPE);
+    Long subwalletId = scope(body.scope());
+    String operator = limited(required(body.operator(), "operator"), "operator", MAX_OPERATOR_CHARS);
+    String reason = limited(required(body.reason(), "reason"), "reason", MAX_REASON_CHARS);
+    PauseChange change = ledger.pauses().resume(subwalletId, operator, reason);
+    if (change instanceof PauseChange.NotPaused notPaused) {
+      List<Pause> others = ledger.pauses().active();
+      return Answer.problem(409, notPaused.scope() + " is not paused: nothing changed" + (others.isEmpty()
+          ? "" : "; in force: " + others.stream().map(Pause::describe).collect(Collectors.joining("; "))));
+    }
+    PauseChange.Changed changed = (PauseChange.Changed) change;
+    return Answer.json(200, new AdminViews.PauseChanged(AdminViews.PauseView.of(changed.pause()),
+        AdminViews.Audit.of(changed.audit())));
+  }
+
+  private Answer pauses() {
+    List<Pause> active = ledger.pauses().active();
+    return Answer.json(200, new AdminViews.Pauses(active.stream().anyMatch(Pause::deploymentWide),
+        active.stream().map(AdminViews.PauseView::of).toList(),
+        ledger.pauses().history(50).stream().map(AdminViews.PauseView::of).toList()));
+  }
+
+  /** {@code "deployment"} (null) or a subwallet id. */
+  private static Long scope(String scope) {
+    String value = required(scope, "scope (\"deployment\" or a subwallet id)");
+    if (value.equalsIgnoreCase("deployment")) {
+      return null;
+    }
+    long id;
+    try {
+      id = Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new BadInput("scope must be \"deployment\" or a subwallet id (a decimal number), got '" + scope + "'");
+    }
+    if (id < 0 || id > Subwallets.MAX_SUBWALLET_ID) {
+      throw new BadInput("scope's subwallet id must be 0 to " + Subwallets.MAX_SUBWALLET_ID + ", got " + id);
+    }
+    return id;
+  }
+
   private Answer openapi() {
     try (InputStream in = AdminServer.class.getResourceAsStream(OPENAPI_RESOURCE)) {
       if (in == null) {
@@ -365,7 +435,16 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
+  private static final String RESOLVE_SHAPE = "{\"outcome\": \"SETTLED\"|\"FAILED\", \"txHash\": ..., \"operator\":"
+      + " ..., \"reason\": ...}";
+  private static final String PAUSE_SHAPE = "{\"scope\": \"deployment\"|\"<subwalletId>\", \"operator\": ...,"
+      + " \"reason\": ...}";
+
   private ResolveRequest body(HttpExchange exchange) {
+    return body(exchange, ResolveRequest.class, RESOLVE_SHAPE);
+  }
+
+  private <T> T body(HttpExchange exchange, Class<T> type, String shape) {
     byte[] bytes;
     try (InputStream in = exchange.getRequestBody()) {
       bytes = in.readNBytes(MAX_BODY_BYTES + 1);
@@ -376,13 +455,13 @@ public final class AdminServer implements AutoCloseable {
       throw new BadInput("the request body is larger than " + MAX_BODY_BYTES + " bytes");
     }
     if (bytes.length == 0) {
-      throw new BadInput("a JSON body is required: {\"outcome\": \"SETTLED\"|\"FAILED\", \"txHash\": ..., \"operator\":"
-          + " ..., \"reason\": ...}");
+      throw new BadInput("a JSON body is required: " + shape);
     }
     try {
-      return json.readValue(bytes, ResolveRequest.class);
+      return json.readValue(bytes, type);
     } catch (JsonProcessingException e) {
-      throw new BadInput("the body is not a resolution: " + e.getOriginalMessage());
+      throw new BadInput("the body is not " + (type == ResolveRequest.class ? "a resolution" : shape) + ": "
+          + e.getOriginalMessage());
     } catch (IOException e) {
       throw new BadInput("cannot read the request body: " + e.getMessage());
     }

@@ -7,6 +7,7 @@ import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
 import org.tonpayouts.streams.ledger.operator.AdminQueries;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.Pause;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
@@ -88,8 +89,30 @@ final class AdminViews {
   /** What a recorded resolution answers. */
   record Resolved(Transfer transfer, Audit audit, Settlement settlement) {}
 
+  /** What {@code POST /admin/pause} and {@code POST /admin/resume} take. */
+  record PauseRequest(String scope, String operator, String reason) {}
+
+  /** One pause: {@code scope} is "deployment" or the subwallet id; lifted* are null while it is in force. */
+  record PauseView(long id, String scope, Long subwalletId, boolean active, Instant pausedAt, String pausedBy,
+                   String reason, Instant liftedAt, String liftedBy, String liftReason) {
+    static PauseView of(Pause p) {
+      return new PauseView(p.id(), p.deploymentWide() ? "deployment" : Long.toString(p.subwalletId()), p.subwalletId(),
+          p.active(), p.pausedAt(), p.pausedBy(), p.reason(), p.liftedAt(), p.liftedBy(), p.liftReason());
+    }
+  }
+
+  /** A pause set or lifted, with its audit event. */
+  record PauseChanged(PauseView pause, Audit audit) {}
+
+  /** {@code GET /admin/pauses}: what is in force, and the latest pauses including lifted ones. */
+  record Pauses(boolean deploymentPaused, List<PauseView> active, List<PauseView> recent) {}
+
   /** Every refusal and error. */
-  record Problem(int status, String error, Transfer transfer) {}
+  record Problem(int status, String error, Transfer transfer, PauseView pause) {
+    Problem(int status, String error, Transfer transfer) {
+      this(status, error, transfer, null);
+    }
+  }
 
   private static String str(Long value) {
     return value == null ? null : Long.toString(value);

@@ -15,6 +15,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.sql.Pause;
 import org.tonpayouts.streams.names.TopologyNames;
 import org.tonpayouts.streams.wallet.CurrentTransfer;
 import org.tonpayouts.streams.wallet.WalletHead;
@@ -43,8 +44,12 @@ final class WalletView {
   record ChainState(String state, Long seqno, String balanceNano, Long syncUtime, Long lastTransactionLt,
                     String error) {}
 
+  /**
+   * @param paused the operator's pause that stops signing for this wallet (its own, else the
+   *     deployment's), as the ledger holds it now; null when nothing stops it
+   */
   record View(long subwalletId, String walletAddress, String walletAddressFriendly, StoreState store,
-              Long ledgerHighestAppliedSeqno, ChainState chain) {}
+              Long ledgerHighestAppliedSeqno, ChainState chain, AdminViews.PauseView paused) {}
 
   private final KafkaStreams streams;
   private final Ledger ledger;
@@ -66,7 +71,14 @@ final class WalletView {
   View of(long subwalletId) throws InterruptedException {
     TonAddress address = subwallets.address(subwalletId);
     return new View(subwalletId, address.toRaw(), address.toFriendly(true, testnet), store(Topics.walletKey(subwalletId)),
-        ledger.queries().highestAppliedSeqno(address.toRaw()).orElse(null), chain(address));
+        ledger.queries().highestAppliedSeqno(address.toRaw()).orElse(null), chain(address), paused(subwalletId));
+  }
+
+  private AdminViews.PauseView paused(long subwalletId) {
+    List<Pause> active = ledger.pauses().active();
+    return active.stream().filter(p -> p.covers(subwalletId) && !p.deploymentWide()).findFirst()
+        .or(() -> active.stream().filter(Pause::deploymentWide).findFirst())
+        .map(AdminViews.PauseView::of).orElse(null);
   }
 
   private StoreState store(String key) {

@@ -8,6 +8,7 @@ import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.audit.Outbox;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
 import org.tonpayouts.streams.ledger.operator.AdminQueries;
+import org.tonpayouts.streams.ledger.operator.Pauses;
 import org.tonpayouts.streams.ledger.operator.Resolutions;
 import org.tonpayouts.streams.ledger.record.IntentRecorder;
 import org.tonpayouts.streams.ledger.record.LedgerQueries;
@@ -31,6 +32,7 @@ import org.tonpayouts.streams.ledger.sql.LedgerSql;
  *   <li>{@link #audit()}: the audit log;
  *   <li>{@link #owners()}: fencing epochs, so a zombie task records (and sends) nothing;
  *   <li>{@link #resolutions()}, {@link #admin()}: operators' resolutions and reads (the admin API);
+ *   <li>{@link #pauses()}: the pause switch, which the recording of new intents obeys;
  *   <li>{@link #auditOutbox()}, {@link #settlementOutbox()}: what still has to reach Kafka;
  *   <li>{@link LedgerSchema}: migrations and the connection pool.
  * </ul>
@@ -52,6 +54,7 @@ public final class Ledger {
   private final VerdictRecorder verdicts;
   private final Resolutions resolutions;
   private final AdminQueries admin;
+  private final Pauses pauses;
   private final Outbox<org.tonpayouts.schemas.AuditRecord> auditOutbox;
   private final Outbox<PendingSettlement> settlementOutbox;
 
@@ -79,6 +82,7 @@ public final class Ledger {
     this.verdicts = new VerdictRecorder(sql, transitions, transfers);
     this.resolutions = new Resolutions(sql);
     this.admin = new AdminQueries(sql, audit);
+    this.pauses = new Pauses(sql);
     this.auditOutbox = Outbox.audit(sql);
     this.settlementOutbox = Outbox.settlements(sql);
   }
@@ -94,6 +98,16 @@ public final class Ledger {
   /** {@link LedgerSchema#migrate}. */
   public static int migrate(DataSource dataSource) {
     return LedgerSchema.migrate(dataSource);
+  }
+
+  /** {@link LedgerSchema#pendingMigrations}. */
+  public static java.util.List<String> pendingMigrations(DataSource dataSource) {
+    return LedgerSchema.pendingMigrations(dataSource);
+  }
+
+  /** {@link LedgerSchema#grantServiceRights}. */
+  public static void grantServiceRights(DataSource dataSource, String role) {
+    LedgerSchema.grantServiceRights(dataSource, role);
   }
 
   /** {@link LedgerSchema#pooledDataSource}. */
@@ -119,6 +133,11 @@ public final class Ledger {
 
   public AuditLog audit() {
     return audit;
+  }
+
+  /** Operators' pauses of signing, for the deployment or one subwallet. */
+  public Pauses pauses() {
+    return pauses;
   }
 
   /** Many chain verdicts in one transaction (the wallet-tx processor's path). */

@@ -43,6 +43,9 @@ public final class PayoutMetrics {
   private final Counter resent;
   /** Wallets whose head request is partly settled, and since when (this instance's tasks). */
   private final Map<String, Instant> partlySettled = new ConcurrentHashMap<>();
+  private volatile boolean deploymentPaused;
+  private volatile int pausedWallets;
+  private final Counter heldByPause;
   private volatile Clock clock = Clock.systemUTC();
   private volatile Duration batchIncompleteThreshold = Duration.ofMinutes(5);
 
@@ -97,6 +100,15 @@ public final class PayoutMetrics {
     resent = Counter.builder("ton.tx.resent")
         .description("Re-sends of the same signed message (no verdict after a few blocks, or a failed send)")
         .register(registry);
+    Gauge.builder("payout.paused.deployment", this, m -> m.deploymentPaused ? 1 : 0)
+        .description("1 while an operator's pause stops signing for the whole deployment (as this instance last read"
+            + " the ledger), else 0").register(registry);
+    Gauge.builder("payout.paused.wallets", this, m -> m.pausedWallets)
+        .description("Subwallets an operator paused on their own (as this instance last read the ledger)")
+        .register(registry);
+    heldByPause = Counter.builder("payout.issuing.held_by_pause")
+        .description("Times a wallet's next transfer was not signed because an operator's pause covers the wallet")
+        .register(registry);
     Gauge.builder("ton.tx.batch.incomplete", this, PayoutMetrics::incompleteBatches)
         .description("Requests with some transfers settled and others open for longer than the threshold")
         .register(registry);
@@ -121,6 +133,17 @@ public final class PayoutMetrics {
     } else {
       partlySettled.put(walletKey, since);
     }
+  }
+
+  /** The pauses in force as last read from the ledger. */
+  public void pausesInForce(boolean deployment, int wallets) {
+    deploymentPaused = deployment;
+    pausedWallets = wallets;
+  }
+
+  /** A wallet's next transfer was held back by a pause. */
+  public void heldByPause() {
+    heldByPause.increment();
   }
 
   /** Metrics kept in memory only (tests, tools). */

@@ -26,6 +26,12 @@ public sealed interface IssueOutcome {
   record Deferred(IssueTask task, String reason) implements IssueOutcome {}
 
   /**
+   * An operator's pause covers the wallet: nothing was read, signed or recorded, the request stays
+   * at the head of the wallet's queue; try again later (the pause lives in the ledger).
+   */
+  record Paused(IssueTask task, String why) implements IssueOutcome {}
+
+  /**
    * The ledger holds the transfer's outcome: decided by an earlier run whose Kafka commit was
    * lost, or just now before signing (the wallet cannot pay it). Publish it.
    *

@@ -16,14 +16,20 @@ import org.tonpayouts.ton.address.TonAddress;
 /**
  * Hands the task's ready wallets to the instance's issuing rounds and applies what each round
  * made of a wallet when it comes back through the task's {@link Inbox}: the transfer submitted,
- * the wallet deferred, an outcome the ledger already had, a later copy of a recorded request, a
- * refused one, or this task fenced by a newer owner of its partition (then it issues nothing more).
- * An outcome for a wallet that moved on meanwhile is dropped.
+ * the wallet deferred or held by an operator's pause, an outcome the ledger already had, a later
+ * copy of a recorded request, a refused one, or this task fenced by a newer owner of its
+ * partition (then it issues nothing more). An outcome for a wallet that moved on meanwhile is
+ * dropped.
  */
 final class Issuing {
   private static final Logger log = LoggerFactory.getLogger(WalletTxProcessor.class);
   /** How long a wallet whose round deferred it (stale read, API trouble) waits before the next try. */
   private static final Duration DEFER = Duration.ofMillis(250);
+  /**
+   * How long a paused wallet waits before its next try: a try costs one ledger read in a round, and
+   * a lifted pause lets the wallet go within this plus one refresh of the pauses.
+   */
+  private static final Duration PAUSED_RETRY = Duration.ofSeconds(1);
 
   private final TaskWallets wallets;
   private final WalletTxDependencies deps;
@@ -88,6 +94,10 @@ final class Issuing {
     } else if (outcome instanceof Deferred d) {
       log.debug("wallet deferred subwallet={} reason={}", key, d.reason());
       wallets.index().defer(key, wallets.now().plus(DEFER));
+    } else if (outcome instanceof IssueOutcome.Paused p) {
+      log.debug("wallet paused subwallet={} request={} transfer={} pause={}", key, task.requestId(), task.transferId(),
+          p.why());
+      wallets.index().defer(key, wallets.now().plus(PAUSED_RETRY));
     } else if (outcome instanceof Decided d) {
       log.info("outcome found in the ledger subwallet={} request={} transfer={} status={}", key, task.requestId(),
           task.transferId(), d.transfer().status());

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ import org.tonpayouts.streams.ledger.record.RecordResult;
 import org.tonpayouts.streams.ledger.record.TransferDecision;
 import org.tonpayouts.streams.ledger.record.TransferHistory;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
+import org.tonpayouts.streams.ledger.sql.Pause;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.streams.send.SendRecorder;
 import org.tonpayouts.streams.wallet.IssueOutcome.Conflict;
@@ -45,10 +47,11 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * <p>Per round: read every task's transfer history from the ledger (one round trip), then per
  * task: reject a requestId recorded with other content; drop a later copy of a request already
  * decided; publish an outcome the ledger already holds; resume a message that may still apply
- * (re-sending the same BOC is always safe). Every other task needs a new message: read the
- * wallet fresh (seqno, balance and the node's time from one answer; all wallets concurrently),
- * let {@link SeqnoGuard} decide the seqno (a transfer keeps the seqno of its first message for
- * every attempt), fail a transfer the wallet cannot pay before signing it, sign, record all
+ * (re-sending the same BOC is always safe). A task of a wallet an operator paused stops here
+ * ({@link PauseWatch}; the ledger refuses its intent as well, should the copy be late). Every
+ * other task needs a new message: read the wallet fresh (seqno, balance and the node's time from
+ * one answer; all wallets concurrently), let {@link SeqnoGuard} decide the seqno (a transfer keeps
+ * the seqno of its first message for every attempt), fail a transfer the wallet cannot pay before signing it, sign, record all
  * intents in one ledger transaction, and only then send them all at once. The round ends there;
  * the answers to its sends are recorded as they come ({@link SendRecorder}). A send that fails or
  * times out is not a failure: the message may have been delivered, so it is watched like any
@@ -71,10 +74,14 @@ public final class IssuingRound {
   private final Settings settings;
   private final PayoutMetrics metrics;
   private final SendRecorder sends;
+  private final PauseWatch pauses;
 
-  /** @param sends records the API's answers to the round's sends, and has their messages re-sent until decided */
+  /**
+   * @param pauses the operators' pauses as last read: a covered wallet gets no new message (the
+   *     ledger refuses its intent anyway), while its messages already recorded are resumed as usual
+   * @param sends records the API's answers to the round's sends, and has their messages re-sent until decided */
   public IssuingRound(TonApi api, TransferSigner signer, Ledger ledger, Clock clock, Settings settings,
-      PayoutMetrics metrics, SendRecorder sends) {
+      PayoutMetrics metrics, SendRecorder sends, PauseWatch pauses) {
     this.api = api;
     this.signer = signer;
     this.ledger = ledger;
@@ -82,6 +89,7 @@ public final class IssuingRound {
     this.settings = settings;
     this.metrics = metrics;
     this.sends = sends;
+    this.pauses = pauses;
   }
 
   public List<IssueOutcome> run(List<IssueTask> given) {
@@ -100,7 +108,13 @@ public final class IssuingRound {
       } else if (fromLedger != null) {
         outcomes.add(fromLedger);
       } else {
-        needMessage.add(new Planned(task, history));
+        Optional<Pause> pause = pauses.covering(task.subwalletId());
+        if (pause.isPresent()) {
+          metrics.heldByPause();
+          outcomes.add(new IssueOutcome.Paused(task, pause.get().describe()));
+        } else {
+          needMessage.add(new Planned(task, history));
+        }
       }
     }
 
@@ -116,6 +130,10 @@ public final class IssuingRound {
           // counted here, not where the outcome is applied: a zombie's stream thread may be gone by then
           metrics.fenced();
           outcomes.add(new IssueOutcome.Fenced(planned.task, refused.detail()));
+        } else if (refused.refusal() == RecordResult.Refusal.PAUSED) {
+          // paused after this process last read the pauses: signed, never recorded, never sent
+          metrics.heldByPause();
+          outcomes.add(new IssueOutcome.Paused(planned.task, refused.detail()));
         } else {
           // Someone else wrote first, or the world moved: the next round reads the ledger again.
           outcomes.add(new Deferred(planned.task, "ledger refused the intent: " + refused.refusal() + " ("

@@ -88,7 +88,8 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * paid (refused while its message could still apply). A FAILED is refused while a payment of the
  * transfer's destination and amount is on chain until the call acknowledges exactly that
  * transaction; a SETTLED by lt or by search is refused for a payment older than the transfer. The
- * chain's clock is moved past valid_until rather than waited for. Every answer matches the OpenAPI
+ * chain's clock is moved past valid_until rather than waited for. A paused wallet signs nothing for a request it
+ * accepted until it is resumed. Every answer matches the OpenAPI
  * file, and the file documents exactly the server's routes.
  */
 class AdminApiTest {
@@ -400,12 +401,90 @@ class AdminApiTest {
     assertThat(transferStatus(request)).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
   }
 
+  @Test
+  void shouldPauseAWalletSoNothingIsSignedThenResumeIt() throws Exception {
+    long id = FIRST_SUBWALLET + 5;
+    TonAddress wallet = fund(id);
+    String scope = Long.toString(id);
+    // the reconciliation tests leave the default node dropping streams-app's messages; this one must land
+    devnet.faults().drop(0.0);
+    HttpResponse<String> paused = send("POST", "/admin/pause", pauseBody(scope, "alice", "INC-42 drain suspected"),
+        TOKEN);
+    assertMatchesOpenApi("POST", "/admin/pause", paused);
+    assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+    JsonNode p = Json.mapper().readTree(paused.body());
+    assertThat(p.at("/pause/scope").asText()).isEqualTo(scope);
+    assertThat(p.at("/pause/pausedBy").asText()).isEqualTo("alice");
+    assertThat(p.at("/audit/event").asText()).isEqualTo("PAUSED");
+    assertThat(p.at("/audit/level").asText()).isEqualTo("WARNING");
+    HttpResponse<String> again = send("POST", "/admin/pause", pauseBody(scope, "bob", "me too"), TOKEN);
+    assertMatchesOpenApi("POST", "/admin/pause", again);
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(again.body()).contains("is paused already").contains("paused by alice");
+
+    // a request for the wallet is accepted and held: nothing signed, nothing on chain
+    double heldBefore = heldByPause();
+    PayoutRequest held = request(RUN + "-held", id, transfer("t", recipient(11), AMOUNT));
+    produce(Topics.PAYOUT_REQUESTS, held.walletKey(), held);
+    await("the request held by the pause").atMost(DEADLINE).until(() -> heldByPause() > heldBefore);
+    assertThat(app.ledger().queries().attempts(held.requestId(), "t")).isEmpty();
+    assertThat(devnet.seqno(wallet)).isZero();
+    await("the gauge shows the paused wallet").atMost(DEADLINE)
+        .until(() -> metrics.registry().find("payout.paused.wallets").gauge().value() == 1.0);
+
+    HttpResponse<String> view = get("/admin/wallets/" + id);
+    assertMatchesOpenApi("GET", "/admin/wallets/" + id, view);
+    JsonNode v = Json.mapper().readTree(view.body());
+    assertThat(v.at("/paused/pausedBy").asText()).isEqualTo("alice");
+    assertThat(v.at("/paused/reason").asText()).isEqualTo("INC-42 drain suspected");
+    assertThat(v.at("/store/queueDepth").asLong()).isEqualTo(1);
+    HttpResponse<String> pauses = get("/admin/pauses");
+    assertMatchesOpenApi("GET", "/admin/pauses", pauses);
+    JsonNode list = Json.mapper().readTree(pauses.body());
+    assertThat(list.at("/deploymentPaused").asBoolean()).isFalse();
+    assertThat(list.get("active").findValuesAsText("scope")).containsExactly(scope);
+
+    // bad input changes nothing
+    HttpResponse<String> badScope = send("POST", "/admin/pause", pauseBody("everything", "alice", "x"), TOKEN);
+    assertThat(badScope.statusCode()).isEqualTo(400);
+    assertThat(badScope.body()).contains("scope must be \\\"deployment\\\" or a subwallet id");
+    HttpResponse<String> noOperator = send("POST", "/admin/resume", "{\"scope\":\"" + scope + "\",\"reason\":\"x\"}",
+        TOKEN);
+    assertThat(noOperator.statusCode()).isEqualTo(400);
+    assertThat(noOperator.body()).contains("operator is required");
+    HttpResponse<String> deploymentNotPaused = send("POST", "/admin/resume", pauseBody("deployment", "bob", "x"), TOKEN);
+    assertMatchesOpenApi("POST", "/admin/resume", deploymentNotPaused);
+    assertThat(deploymentNotPaused.statusCode()).isEqualTo(409);
+    assertThat(deploymentNotPaused.body()).contains("the deployment is not paused").contains("subwallet " + id
+        + " paused by alice");
+
+    HttpResponse<String> resumed = send("POST", "/admin/resume", pauseBody(scope, "bob", "INC-42 closed"), TOKEN);
+    assertMatchesOpenApi("POST", "/admin/resume", resumed);
+    assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+    JsonNode r = Json.mapper().readTree(resumed.body());
+    assertThat(r.at("/pause/active").asBoolean()).isFalse();
+    assertThat(r.at("/pause/liftedBy").asText()).isEqualTo("bob");
+    assertThat(r.at("/audit/event").asText()).isEqualTo("RESUMED");
+    await("the held transfer signed once resumed").atMost(DEADLINE)
+        .until(() -> !app.ledger().queries().attempts(held.requestId(), "t").isEmpty());
+    await("and on chain").atMost(DEADLINE).until(() -> devnet.seqno(wallet) == 1);
+    assertThat(Json.mapper().readTree(get("/admin/wallets/" + id).body()).has("paused")).isFalse();
+  }
+
   // ---- helpers -----------------------------------------------------------------------------------
 
   /** Moves the chain's time past every valid_until signed so far (the TTL) and the clock-skew margin. */
   private static void passEveryValidUntil() {
     CHAIN_CLOCK.advance(Duration.ofSeconds(600 + 60));
     devnet.awaitBlocks(2);
+  }
+
+  private static String pauseBody(String scope, String operator, String reason) throws Exception {
+    return Json.mapper().writeValueAsString(Map.of("scope", scope, "operator", operator, "reason", reason));
+  }
+
+  private static double heldByPause() {
+    return metrics.registry().find("payout.issuing.held_by_pause").counter().count();
   }
 
   private static TonAddress fund(long subwalletId) {

@@ -54,7 +54,7 @@ final class LedgerFixture implements BeforeEachCallback, AfterAllCallback {
   }
 
   void empty() throws SQLException {
-    execute("truncate ton_transactions, payout_transfers, payout_requests, audit_log");
+    EmptyLedger.empty(dataSource);
   }
 
   void close() {

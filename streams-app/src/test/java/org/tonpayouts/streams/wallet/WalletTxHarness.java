@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +33,7 @@ import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.PayoutTestKit;
 import org.tonpayouts.streams.StreamsApp;
+import org.tonpayouts.streams.ledger.EmptyLedger;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.address.TonAddress;
@@ -96,9 +95,7 @@ final class WalletTxHarness implements AutoCloseable {
     api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(10_000));
     database = SharedTestInfrastructure.createDatabase(testClass);
     Ledger.migrate(database);
-    try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
-      s.execute("truncate ton_transactions, payout_transfers, payout_requests, audit_log");
-    }
+    EmptyLedger.empty(database);
     open(Files.createTempDirectory("wallet-tx-harness"));
   }
 

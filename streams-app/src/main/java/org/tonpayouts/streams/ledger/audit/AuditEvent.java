@@ -72,7 +72,11 @@ public record AuditEvent(
      * A record of payout.confirmations that no verdict key verifies (no MAC, a wrong one), or a
      * verdict under another wallet's key: not applied. Someone other than chain-poller wrote it.
      */
-    VERDICT_REFUSED
+    VERDICT_REFUSED,
+    /** An operator paused signing for the deployment (no subwallet) or one subwallet (who and why in the detail). */
+    PAUSED,
+    /** An operator lifted a pause (who and why in the detail). */
+    RESUMED
   }
 
   public AuditEvent {

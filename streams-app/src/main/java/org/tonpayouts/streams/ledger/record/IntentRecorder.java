@@ -24,12 +24,15 @@ import org.tonpayouts.streams.ledger.sql.LedgerException;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.sql.LedgerRows;
 import org.tonpayouts.streams.ledger.sql.LedgerSql;
+import org.tonpayouts.streams.ledger.sql.Pause;
+import org.tonpayouts.streams.ledger.sql.PauseGate;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 
 /**
  * Records signed messages before they are sent: the write-ahead half of the safe-retry rule.
  *
- * <p>One database transaction per batch: register the requests and their transfers (a requestId
+ * <p>One database transaction per batch: refuse intents of wallets an operator paused ({@link
+ * PauseGate}: nothing of theirs is registered), register the requests and their transfers (a requestId
  * reused with other content is refused), bind each transfer to its seqno and count the attempt
  * (refused unless the transfer is OPEN, has no message that may still apply, this is its next
  * attempt and within the maximum, and the seqno is the transfer's own or, for a first attempt,
@@ -90,7 +93,9 @@ public final class IntentRecorder {
     Instant now = sql.now();
     List<RecordResult> results = sql.transaction("record " + intents.size() + " intents", c -> {
       Map<Ownership, String> fenced = staleFences(c, intents);
-      List<Intent> owned = intents.stream().filter(i -> i.fence() == null || !fenced.containsKey(i.fence())).toList();
+      List<Intent> unfenced = intents.stream().filter(i -> i.fence() == null || !fenced.containsKey(i.fence())).toList();
+      Map<Long, Pause> paused = PauseGate.covering(c, unfenced.stream().map(Intent::subwalletId).toList());
+      List<Intent> owned = unfenced.stream().filter(i -> !paused.containsKey(i.subwalletId())).toList();
       List<RequestRegistry.Registration> requests = owned.stream()
           .map(i -> new RequestRegistry.Registration(i.request(), i.walletAddress(), i.origin())).toList();
       Map<String, RequestConflict> conflicts = RequestRegistry.register(c, requests, now);
@@ -110,6 +115,9 @@ public final class IntentRecorder {
           AuditLog.insert(c, new AuditEvent(0, null, AuditEvent.Level.WARNING, AuditEvent.Type.FENCED_WRITE_REFUSED,
               intent.subwalletId(), intent.walletAddress(), intent.requestId(), intent.transferId(), intent.seqno(),
               intent.messageHash(), null, fenced.get(intent.fence()) + "; message not recorded, not sent"), now);
+        } else if (paused.containsKey(intent.subwalletId())) {
+          out.add(new Refused(intent, Refusal.PAUSED, paused.get(intent.subwalletId()).describe()
+              + "; message not recorded, not sent"));
         } else if (conflict != null) {
           out.add(new Refused(intent, Refusal.REQUEST_CONFLICT, conflict.reason()));
         } else if (bound.contains(key(intent))) {

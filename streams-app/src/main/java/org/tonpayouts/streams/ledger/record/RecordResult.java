@@ -20,6 +20,11 @@ public sealed interface RecordResult {
   enum Refusal {
     /** A newer owner took the recording task's partition: this task is a zombie. Sign and send nothing. */
     FENCED,
+    /**
+     * An operator's pause covers the wallet: nothing new is signed for it. The transfer stays where
+     * it was (its request queued, nothing registered for it); try again once the pause is lifted.
+     */
+    PAUSED,
     /** The requestId is recorded with other content: the request must be rejected. */
     REQUEST_CONFLICT,
     /** The transfer already has its terminal status. */

@@ -2,9 +2,12 @@ package org.tonpayouts.streams.ledger.sql;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +25,63 @@ public final class LedgerSchema {
    * @return the number of migrations applied now (0 when already current)
    */
   public static int migrate(DataSource dataSource) {
-    MigrateResult result = Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+    MigrateResult result = flyway(dataSource).migrate();
     log.info("ledger schema migrated applied={} version={}", result.migrationsExecuted,
         result.targetSchemaVersion != null ? result.targetSchemaVersion : result.initialSchemaVersion);
     return result.migrationsExecuted;
+  }
+
+  /**
+   * What {@link #migrate} would apply, as "version description" lines, oldest first; empty when the
+   * schema is current. Reads Flyway's history table only (the service's user needs no right to
+   * change the schema to ask).
+   */
+  public static List<String> pendingMigrations(DataSource dataSource) {
+    MigrationInfo[] pending = flyway(dataSource).info().pending();
+    return Arrays.stream(pending).map(m -> m.getVersion() + " " + m.getDescription()).toList();
+  }
+
+  /** The file {@link #grantServiceRights} runs. */
+  public static final String SERVICE_GRANTS = "/db/roles/service-grants.sql";
+  private static final java.util.regex.Pattern ROLE = java.util.regex.Pattern.compile("[a-z_][a-z0-9_$]{0,62}");
+
+  /**
+   * Grants {@code role} the rights streams-app needs on the ledger and nothing more ({@value #SERVICE_GRANTS}):
+   * run as the schema's owner after {@link #migrate}, so that the service can run as {@code role}
+   * with {@code postgres.migrate=false}. Safe to run again.
+   *
+   * @param role an existing database user, lower case ({@code [a-z_][a-z0-9_$]*})
+   */
+  public static void grantServiceRights(DataSource dataSource, String role) {
+    if (role == null || !ROLE.matcher(role).matches()) {
+      throw new IllegalArgumentException("the service's database user must be a plain lower-case name"
+          + " ([a-z_][a-z0-9_$]*, at most 63 characters), got '" + role + "'");
+    }
+    String script;
+    try (java.io.InputStream in = LedgerSchema.class.getResourceAsStream(SERVICE_GRANTS)) {
+      if (in == null) {
+        throw new IllegalStateException(SERVICE_GRANTS + " is missing from the jar");
+      }
+      script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot read " + SERVICE_GRANTS + ": " + e.getMessage(), e);
+    }
+    String sql = script.lines().filter(l -> !l.startsWith("--")).collect(java.util.stream.Collectors.joining("\n"))
+        .replace("${service}", "\"" + role + "\"");
+    try (java.sql.Connection c = dataSource.getConnection(); java.sql.Statement st = c.createStatement()) {
+      for (String statement : sql.split(";")) {
+        if (!statement.isBlank()) {
+          st.execute(statement);
+        }
+      }
+    } catch (java.sql.SQLException e) {
+      throw new LedgerException("could not grant the service's rights to " + role + ": " + e.getMessage(), e);
+    }
+    log.info("ledger rights granted role={}", role);
+  }
+
+  private static Flyway flyway(DataSource dataSource) {
+    return Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load();
   }
 
   /**
