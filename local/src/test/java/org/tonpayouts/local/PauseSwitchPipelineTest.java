@@ -20,6 +20,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.embedded.EmbeddedKafkaBroker;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
 import org.tonpayouts.local.audit.ExpectedTransfer;
@@ -64,7 +65,14 @@ class PauseSwitchPipelineTest {
 
   @Test
   void shouldStopSigningAcrossARestartWhileInFlightTransfersSettleThenPayEverythingOnce() throws Exception {
-    String bootstrap = SharedTestInfrastructure.kafka().bootstrapServers();
+    // a broker of its own: the shared one's payout topics are read from the start by the pipeline
+    // tests that follow, which would take this run's requests for their own subwallets
+    try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start()) {
+      run(kafka.bootstrapServers());
+    }
+  }
+
+  private void run(String bootstrap) throws Exception {
     EmbeddedPostgresServer postgres = SharedTestInfrastructure.postgres();
     String database = SharedTestInfrastructure.databaseName(PauseSwitchPipelineTest.class);
     postgres.createDatabase(database);
@@ -79,7 +87,8 @@ class PauseSwitchPipelineTest {
             postgres.password(), 4)) {
       PipelineTopics.create(admin, bootstrap, 3);
       wallets.subwalletIds().forEach(id -> devnet.fund(wallets.address(id), 100_000_000_000L));
-      PayoutsConfig config = config(runId, devnet.baseUrl().toString(), postgres.jdbcUrl(database), postgres.user());
+      PayoutsConfig config = config(bootstrap, runId, devnet.baseUrl().toString(), postgres.jdbcUrl(database),
+          postgres.user());
       Ledger ledger = new Ledger(ledgerDb, Clock.systemUTC());
       PayoutLoad inFlight = load(wallets, runId + "-flight", 1, 0);
       PayoutLoad queued = load(wallets, runId + "-queued", 2, 1);
@@ -146,9 +155,10 @@ class PauseSwitchPipelineTest {
     }
   }
 
-  private PayoutsConfig config(String runId, String tonApi, String jdbcUrl, String user) throws Exception {
+  private PayoutsConfig config(String bootstrap, String runId, String tonApi, String jdbcUrl, String user)
+      throws Exception {
     Map<String, String> values = new HashMap<>();
-    values.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, SharedTestInfrastructure.kafka().bootstrapServers());
+    values.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     values.put(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG, runId + "-streams");
     values.put(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG, runId + "-poller");
     values.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, Files.createDirectories(tmp.resolve("state")).toString());
