@@ -515,6 +515,28 @@ public final class PayoutsConfig extends AbstractConfig {
     return Duration.ofMillis(getLong(PAUSE_REFRESH_MS_CONFIG));
   }
 
+  // ---- issue 25: destinations no request may pay, in a block of its own so keys merge cleanly ----
+  public static final String DESTINATION_OWN_WALLETS_ALLOWED_CONFIG = "destination.own.wallets.allowed";
+  private static final String DESTINATION_OWN_WALLETS_ALLOWED_DOC =
+      "Whether a request may pay one of this deployment's own subwallets (wallet.subwallet.min..max under the"
+          + " wallet key). Off (the default), such a transfer is rejected at intake: a payout between our own wallets"
+          + " moves nothing out, so it is a producer's mistake or a stolen producer credential cycling funds and fees."
+          + " Turn it on for treasury moves between subwallets. Off, streams-app indexes the range's addresses at"
+          + " start, so the range may hold at most 100,000 ids.";
+  public static final String DESTINATION_DENY_FILE_CONFIG = "destination.deny.file";
+  private static final String DESTINATION_DENY_FILE_DOC =
+      "File of addresses no request may pay (sanctioned or compromised addresses, the deployment's own deposit"
+          + " addresses): one per line in any form (raw, bounceable or not, testnet flag or not; compared by"
+          + " workchain and hash), blank lines and text after # ignored. A transfer to one is rejected at intake,"
+          + " naming the line. Read at start: restart streams-app to apply a change. Empty: none.";
+
+  static {
+    CONFIG
+        .define(DESTINATION_OWN_WALLETS_ALLOWED_CONFIG, Type.BOOLEAN, false, Importance.MEDIUM,
+            DESTINATION_OWN_WALLETS_ALLOWED_DOC)
+        .define(DESTINATION_DENY_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, DESTINATION_DENY_FILE_DOC);
+  }
+
   // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----
   private final KafkaClientSettings kafkaClients;
 

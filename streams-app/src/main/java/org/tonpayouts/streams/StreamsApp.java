@@ -32,6 +32,7 @@ import org.tonpayouts.streams.send.Resender;
 import org.tonpayouts.streams.send.SendLog;
 import org.tonpayouts.streams.send.SendRecorder;
 import org.tonpayouts.streams.topology.PayoutTopology;
+import org.tonpayouts.streams.validation.DestinationPolicy;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
 import org.tonpayouts.streams.wallet.IssuingRound;
@@ -176,7 +177,7 @@ public final class StreamsApp implements AutoCloseable {
         config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, sends, pauses);
     WalletIo io = new WalletIo(round, ledger, resender, sends, sendLog);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
-    RequestRules rules = RequestRules.from(config);
+    RequestRules rules = RequestRules.from(config, DestinationPolicy.from(config, subwallets));
     metrics.batchIncomplete(clock, config.batchIncompleteThreshold());
     WalletTxDependencies deps = new WalletTxDependencies(io, ledger, subwallets, clock, metrics,
         new WalletTxDependencies.Settings(config.clockSkewMargin(), config.verdictTimeout(),

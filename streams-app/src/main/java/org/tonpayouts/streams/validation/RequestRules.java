@@ -16,8 +16,8 @@ import org.tonpayouts.ton.network.TonNetwork;
 /**
  * The checks of a payout request that need this deployment's settings or TON knowledge, applied
  * after the request passed its JSON Schema: the record key, the allowed subwallet range, every
- * destination address (with what is wrong with it, and on mainnet no address flagged for testnet),
- * the amount limits ({@link AmountLimits}) and
+ * destination address (with what is wrong with it, on mainnet no address flagged for testnet, and
+ * none that the {@link DestinationPolicy} refuses), the amount limits ({@link AmountLimits}) and
  * the comment policy ({@link CommentPolicy}).
  */
 public final class RequestRules {
@@ -29,28 +29,31 @@ public final class RequestRules {
   private final AmountLimits amountLimits;
   private final CommentPolicy comments;
   private final TonNetwork network;
+  private final DestinationPolicy destinations;
 
   /**
    * @param network the network the deployment pays on: on mainnet, destinations flagged for testnet
    *     are refused
+   * @param destinations the destinations refused whatever their form (own subwallets, the deny list)
    */
   public RequestRules(long subwalletMin, long subwalletMax, AmountLimits amountLimits, CommentPolicy comments,
-      TonNetwork network) {
+      TonNetwork network, DestinationPolicy destinations) {
     this.subwalletMin = subwalletMin;
     this.subwalletMax = subwalletMax;
     this.amountLimits = amountLimits;
     this.comments = comments;
     this.network = Objects.requireNonNull(network, "network");
+    this.destinations = Objects.requireNonNull(destinations, "destinations");
   }
 
   /**
    * The rules configured for this deployment. Without {@code ton.network} (which both apps require
    * before they start) the rules are mainnet's, the strictest.
    */
-  public static RequestRules from(PayoutsConfig config) {
+  public static RequestRules from(PayoutsConfig config, DestinationPolicy destinations) {
     return new RequestRules(config.subwalletMin(), config.subwalletMax(), AmountLimits.from(config),
         config.commentControlCharactersAllowed() ? CommentPolicy.allowingControlCharacters() : CommentPolicy.strict(),
-        config.tonNetwork().orElse(TonNetwork.MAINNET));
+        config.tonNetwork().orElse(TonNetwork.MAINNET), destinations);
   }
 
   /** Every problem of the request, empty when it may be paid. */
@@ -72,7 +75,8 @@ public final class RequestRules {
       TransferRequest transfer = request.transfer(i);
       Optional<String> destination;
       try {
-        destination = networkProblem(transfer.destination(), TonAddress.parseWithFlags(transfer.destination()));
+        ParsedAddress parsed = TonAddress.parseWithFlags(transfer.destination());
+        destination = networkProblem(transfer.destination(), parsed).or(() -> destinations.problem(parsed.address()));
       } catch (InvalidAddressException e) {
         destination = Optional.of(e.getMessage());
       }

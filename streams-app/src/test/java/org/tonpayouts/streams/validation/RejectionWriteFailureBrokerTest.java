@@ -77,7 +77,7 @@ class RejectionWriteFailureBrokerTest {
     Topology topology = new Topology();
     topology.addSource("source", new StringDeserializer(), new ByteArrayDeserializer(), input);
     topology.addProcessor(TopologyNames.REQUEST_VALIDATOR, () -> new RequestValidationProcessor(
-        PayoutRequestValidator.shared(), RequestRules.from(config), Clock.systemUTC(), metrics), "source");
+        PayoutRequestValidator.shared(), RequestRules.from(config, DestinationPolicy.none()), Clock.systemUTC(), metrics), "source");
     topology.addSink(TopologyNames.REJECTED_SINK, Topics.PAYOUT_REJECTED.name(), new StringSerializer(),
         JsonSerde.of(Rejected.class).limitedTo(rejectionCap), TopologyNames.REQUEST_VALIDATOR);
     topology.addSink(TopologyNames.WALLET_TX, accepted, new StringSerializer(), acceptedValues,

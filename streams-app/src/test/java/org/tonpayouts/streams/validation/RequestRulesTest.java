@@ -26,7 +26,7 @@ class RequestRulesTest {
       PayoutsConfig.TON_NETWORK_CONFIG, "mainnet",
       PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET,
       PayoutsConfig.TRANSFER_MAX_AMOUNT_NANO_CONFIG, 100 * TON,
-      PayoutsConfig.REQUEST_MAX_TOTAL_NANO_CONFIG, 150 * TON)));
+      PayoutsConfig.REQUEST_MAX_TOTAL_NANO_CONFIG, 150 * TON)), DestinationPolicy.none());
 
   private static TransferRequest pay(String id, long nano, String comment) {
     return new TransferRequest(id, TransferKind.PAYOUT, recipient(1).toFriendly(false, false), nano, comment, null);
@@ -73,7 +73,7 @@ class RequestRulesTest {
         "$.transfers: the transfers add up to 150000000001 nanotons (150.000000001 TON), above the per-request limit "
             + "of 150000000000 nanotons (150 TON) (request.max.total.nano)");
     RequestRules unlimited = new RequestRules(0, 0xFFFF_FFFFL, new AmountLimits(Long.MAX_VALUE, Long.MAX_VALUE),
-        CommentPolicy.strict(), TonNetwork.MAINNET);
+        CommentPolicy.strict(), TonNetwork.MAINNET, DestinationPolicy.none());
     List<String> overflow = unlimited.problems(KEY, request("r", FIRST_SUBWALLET,
         pay("a", Long.MAX_VALUE, null), pay("b", Long.MAX_VALUE, null)));
     assertThat(overflow).containsExactly("$.transfers: the transfers add up to 18446744073709551614 nanotons "
@@ -118,7 +118,7 @@ class RequestRulesTest {
   @Test
   void shouldApplyMainnetsRuleWhenNoNetworkIsConfigured() {
     RequestRules unset = RequestRules.from(new PayoutsConfig(Map.of(
-        PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET)));
+        PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET)), DestinationPolicy.none());
 
     assertThat(unset.problems(KEY, request("r", FIRST_SUBWALLET, payTo(recipient(1).toFriendly(false, true)))))
         .singleElement().asString().contains("is flagged for testnet").contains("(ton.network=mainnet)");
@@ -129,7 +129,7 @@ class RequestRulesTest {
   void shouldPayBothFormsOnTestnetAndDevnet(String network) {
     RequestRules rules = RequestRules.from(new PayoutsConfig(Map.of(
         PayoutsConfig.TON_NETWORK_CONFIG, network,
-        PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET)));
+        PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET)), DestinationPolicy.none());
 
     assertThat(rules.problems(KEY, request("r", FIRST_SUBWALLET, payTo("a", recipient(1).toFriendly(true, true)),
         payTo("b", recipient(2).toFriendly(false, true)), payTo("c", recipient(3).toFriendly(false, false))))).isEmpty();
@@ -208,7 +208,7 @@ class RequestRulesTest {
         .contains("U+000D (CARRIAGE RETURN (CR)) at position 5 (and 2 more)");
     RequestRules allowing = RequestRules.from(new PayoutsConfig(Map.of(
         PayoutsConfig.WALLET_SUBWALLET_MIN_CONFIG, FIRST_SUBWALLET,
-        PayoutsConfig.COMMENT_CONTROL_CHARACTERS_CONFIG, PayoutsConfig.COMMENT_CONTROL_ALLOW)));
+        PayoutsConfig.COMMENT_CONTROL_CHARACTERS_CONFIG, PayoutsConfig.COMMENT_CONTROL_ALLOW)), DestinationPolicy.none());
     assertThat(allowing.problems(KEY, request("r", FIRST_SUBWALLET, pay("a", TON, memo)))).isEmpty();
   }
 

@@ -57,7 +57,7 @@ class RequestValidationProcessorTest {
     Topology topology = new Topology();
     topology.addSource("source", new StringDeserializer(), new ByteArrayDeserializer(), Topics.PAYOUT_REQUESTS.name());
     topology.addProcessor(TopologyNames.REQUEST_VALIDATOR, () -> new RequestValidationProcessor(
-        PayoutRequestValidator.shared(), RequestRules.from(config), Clock.fixed(NOW, ZoneOffset.UTC), metrics), "source");
+        PayoutRequestValidator.shared(), RequestRules.from(config, DestinationPolicy.none()), Clock.fixed(NOW, ZoneOffset.UTC), metrics), "source");
     topology.addSink(TopologyNames.REJECTED_SINK, Topics.PAYOUT_REJECTED.name(), new StringSerializer(),
         Topics.PAYOUT_REJECTED.valueSerde().serializer(), TopologyNames.REQUEST_VALIDATOR);
     topology.addSink(TopologyNames.WALLET_TX, ACCEPTED, new StringSerializer(),
