@@ -22,6 +22,7 @@ import org.tonpayouts.local.stack.Home;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.schemas.PayoutRequestValidator;
 import org.tonpayouts.schemas.ValidationResult;
+import org.tonpayouts.streams.validation.DestinationPolicy;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.wallet.Subwallets;
@@ -164,8 +165,13 @@ class ComposeFileTest {
     ValidationResult result = PayoutRequestValidator.shared().validate(line.group(2).getBytes(StandardCharsets.UTF_8));
 
     assertThat(result.isValid()).as("%s", result).isTrue();
-    assertThat(RequestRules.from(PayoutsConfig.load(java.util.Optional.empty(), java.util.Map.of()))
-        .problems(line.group(1), result.request())).isEmpty();
+    Matcher seed = Pattern.compile("\\$\\{TON_WALLET_SEED_HEX:-([0-9a-f]{64})}").matcher(
+        service("streams-app").get("environment").get("TON_WALLET_SEED_HEX").asText());
+    assertThat(seed.find()).isTrue();
+    PayoutsConfig defaults = PayoutsConfig.load(java.util.Optional.empty(), java.util.Map.of());
+    DestinationPolicy composeWallets = DestinationPolicy.from(defaults,
+        new Subwallets(WalletKey.fromSeedHex(seed.group(1)), 0));
+    assertThat(RequestRules.from(defaults, composeWallets).problems(line.group(1), result.request())).isEmpty();
     assertThat(result.request().subwalletId()).isBetween(Subwallets.DEFAULT_SUBWALLET_ID,
         Subwallets.DEFAULT_SUBWALLET_ID + 2);
     assertThat(script).contains("--topic payout.requests").contains("kafka:19092").contains("parse.key=true");

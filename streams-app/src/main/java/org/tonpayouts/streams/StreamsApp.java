@@ -177,7 +177,10 @@ public final class StreamsApp implements AutoCloseable {
         config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, sends, pauses);
     WalletIo io = new WalletIo(round, ledger, resender, sends, sendLog);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
-    RequestRules rules = RequestRules.from(config, DestinationPolicy.from(config, subwallets));
+    long indexing = System.nanoTime();
+    DestinationPolicy destinations = DestinationPolicy.from(config, subwallets);
+    log.info("destination policy {} took_ms={}", destinations.summary(), (System.nanoTime() - indexing) / 1_000_000);
+    RequestRules rules = RequestRules.from(config, destinations);
     metrics.batchIncomplete(clock, config.batchIncompleteThreshold());
     WalletTxDependencies deps = new WalletTxDependencies(io, ledger, subwallets, clock, metrics,
         new WalletTxDependencies.Settings(config.clockSkewMargin(), config.verdictTimeout(),
