@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -115,6 +117,22 @@ public final class CertificateAuthority {
       return new Issued(leaf.getPrivate(), sign(builder, keys.getPrivate()), certificate);
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalStateException("cannot issue a certificate for " + commonName, e);
+    }
+  }
+
+  /** A TLS context for clients that trust this CA only (and present no certificate of their own). */
+  public SSLContext clientContext() {
+    try {
+      KeyStore trust = KeyStore.getInstance("PKCS12");
+      trust.load(null, null);
+      trust.setCertificateEntry("ca", certificate);
+      TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      factory.init(trust);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, factory.getTrustManagers(), null);
+      return context;
+    } catch (IOException | GeneralSecurityException e) {
+      throw new IllegalStateException("cannot make a TLS context trusting " + certificate.getSubjectX500Principal(), e);
     }
   }
 

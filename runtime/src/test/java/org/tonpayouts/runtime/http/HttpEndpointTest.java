@@ -9,12 +9,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,13 +91,13 @@ class HttpEndpointTest {
         "test-https").context("/", exchange -> HttpEndpoint.respond(exchange, 200, "text/plain", "over tls")).start();
     URI uri = URI.create("https://localhost:" + endpoint.port() + "/");
 
-    HttpResponse<String> trusted = client(trusting(ca)).send(HttpRequest.newBuilder(uri).build(),
+    HttpResponse<String> trusted = client(ca.clientContext()).send(HttpRequest.newBuilder(uri).build(),
         HttpResponse.BodyHandlers.ofString());
 
     assertThat(trusted.statusCode()).isEqualTo(200);
     assertThat(trusted.body()).isEqualTo("over tls");
     assertThat(tls.subject()).isEqualTo("CN=admin");
-    assertThatThrownBy(() -> client(trusting(CertificateAuthority.create("another-ca"))).send(
+    assertThatThrownBy(() -> client(CertificateAuthority.create("another-ca").clientContext()).send(
         HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()))
         .isInstanceOf(SSLHandshakeException.class);
     assertThatThrownBy(() -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -142,16 +140,5 @@ class HttpEndpointTest {
 
   private static HttpClient client(SSLContext context) {
     return HttpClient.newBuilder().sslContext(context).build();
-  }
-
-  private static SSLContext trusting(CertificateAuthority ca) throws Exception {
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", ca.certificate());
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
   }
 }

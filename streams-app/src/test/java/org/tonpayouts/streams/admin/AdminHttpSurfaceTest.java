@@ -16,13 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.KeyStore;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -134,13 +131,13 @@ class AdminHttpSurfaceTest {
   void shouldServeHttpsFromTheConfiguredKeyStoreToClientsThatTrustItsCa() throws Exception {
     URI openapi = URI.create("https://localhost:" + https.port() + "/admin/openapi.yaml");
 
-    HttpResponse<String> answer = HttpClient.newBuilder().sslContext(trusting(ca)).build().send(
+    HttpResponse<String> answer = HttpClient.newBuilder().sslContext(ca.clientContext()).build().send(
         HttpRequest.newBuilder(openapi).header("Authorization", "Bearer " + TOKEN).build(),
         HttpResponse.BodyHandlers.ofString());
 
     assertThat(answer.statusCode()).isEqualTo(200);
     assertThat(answer.body()).contains("openapi:");
-    assertThatThrownBy(() -> HttpClient.newBuilder().sslContext(trusting(CertificateAuthority.create("stranger")))
+    assertThatThrownBy(() -> HttpClient.newBuilder().sslContext(CertificateAuthority.create("stranger").clientContext())
         .build().send(HttpRequest.newBuilder(openapi).build(), HttpResponse.BodyHandlers.ofString()))
         .isInstanceOf(SSLHandshakeException.class);
     assertThatThrownBy(() -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -171,16 +168,5 @@ class AdminHttpSurfaceTest {
       int bodyAt = response.indexOf("\r\n\r\n");
       return new Raw(Integer.parseInt(response.substring(9, 12)), bodyAt < 0 ? "" : response.substring(bodyAt + 4));
     }
-  }
-
-  private static SSLContext trusting(CertificateAuthority authority) throws Exception {
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("ca", authority.certificate());
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
   }
 }
