@@ -158,6 +158,7 @@ public final class PayoutProcess {
     CountDownLatch stopped = new CountDownLatch(1);
     streams.setStateListener((now, before) -> {
       log.info("state change process={} from={} to={}", name, before, now);
+      metrics.onStateChange(streams, now);
       if (now == KafkaStreams.State.NOT_RUNNING || now == KafkaStreams.State.ERROR) {
         stopped.countDown();
       }
