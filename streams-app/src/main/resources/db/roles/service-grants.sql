@@ -11,3 +11,9 @@ grant select, insert, update on payout_requests, payout_transfers, ton_transacti
 grant select, insert on audit_log, operator_pauses to ${service};
 grant update (published_at) on audit_log to ${service};
 grant update (lifted_at, lifted_by, lift_reason) on operator_pauses to ${service};
+-- Operators by name and the two-person rule (V17): where a pause was lifted from; an approval is never
+-- removed, only decided once.
+grant update (lifted_from) on operator_pauses to ${service};
+grant select, insert on operator_approvals to ${service};
+grant update (decision, decided_by, decided_from, decided_at, decision_note, audit_id) on operator_approvals
+    to ${service};

@@ -29,10 +29,12 @@ import picocli.CommandLine;
 @Command(name = "admin", mixinStandardHelpOptions = true,
     description = {"Talks to streams-app's admin API: a request's lifecycle, a wallet, the transfers waiting for a"
         + " reconciliation, and their resolution; the pause switch (pause, resume, pauses).",
-        "The token comes from PAYOUTS_ADMIN_TOKEN, or the file given by --token-file or PAYOUTS_ADMIN_TOKEN_FILE."},
+        "The token (your own operator token, or the shared admin token) comes from PAYOUTS_ADMIN_TOKEN, or the file"
+            + " given by --token-file or PAYOUTS_ADMIN_TOKEN_FILE."},
     subcommands = {AdminCommand.Request.class, AdminCommand.Wallet.class, AdminCommand.Reconciliation.class,
         AdminCommand.Resolve.class, AdminPauseCommands.Pause.class, AdminPauseCommands.Resume.class,
-        AdminPauseCommands.Pauses.class})
+        AdminPauseCommands.Pauses.class, AdminOperatorCommands.Approvals.class,
+        AdminOperatorCommands.OperatorToken.class})
 public final class AdminCommand {
   static final String URL_ENV = "PAYOUTS_ADMIN_URL";
   static final String DEFAULT_URL = "http://localhost:8090";
@@ -182,7 +184,8 @@ public final class AdminCommand {
       String requestId;
       @Parameters(index = "1", paramLabel = "TRANSFER_ID")
       String transferId;
-      @Option(names = "--operator", required = true, description = "Who decides (written to the audit log).")
+      @Option(names = "--operator", description = "Who decides: required with the shared admin token; with your own"
+          + " operator token the service records you (if given, it must be your name).")
       String operator;
       @Option(names = "--reason", required = true, description = "Why (written to the audit log).")
       String reason;
@@ -192,7 +195,9 @@ public final class AdminCommand {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("outcome", outcome);
         body.putAll(details);
-        body.put("operator", operator);
+        if (operator != null) {
+          body.put("operator", operator);
+        }
         body.put("reason", reason);
         return print(spec, admin.client().post("/admin/reconciliations/" + AdminClient.segment(requestId) + "/"
             + AdminClient.segment(transferId) + "/resolve", COMPACT.writeValueAsString(body)));

@@ -38,7 +38,8 @@ final class AdminPauseCommands {
   static final class Change {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Scope scope;
-    @Option(names = "--operator", required = true, description = "Who (written to the audit log).")
+    @Option(names = "--operator", description = "Who: required with the shared admin token; with your own operator"
+        + " token the service records you (if given, it must be your name).")
     String operator;
     @Option(names = "--reason", required = true, description = "Why (written to the audit log).")
     String reason;
@@ -46,7 +47,9 @@ final class AdminPauseCommands {
     int post(AdminCommand admin, CommandSpec spec, String path) throws Exception {
       Map<String, Object> body = new LinkedHashMap<>();
       body.put("scope", scope.value());
-      body.put("operator", operator);
+      if (operator != null) {
+        body.put("operator", operator);
+      }
       body.put("reason", reason);
       return AdminCommand.print(spec, admin.client().post(path, COMPACT.writeValueAsString(body)));
     }

@@ -178,4 +178,37 @@ class AdminCommandTest {
     assertThat(both.err()).contains("mutually exclusive");
     assertThat(seen).isEmpty();
   }
+
+  @Test
+  void shouldListApproveAndRejectApprovalsAsTheOperatorTheTokenNames() {
+    Map<String, String> env = Map.of("PAYOUTS_ADMIN_TOKEN", TOKEN);
+
+    assertThat(run(env, "approvals", "list").exit()).isZero();
+    assertThat(run(env, "approvals", "approve", "7").exit()).isZero();
+    assertThat(run(env, "approvals", "reject", "8", "--reason", "wrong transaction").exit()).isZero();
+    assertThat(run(env, "pause", "--deployment", "--reason", "INC-5").exit()).isZero();
+
+    assertThat(seen).containsExactly(
+        "GET /admin/approvals auth=Bearer " + TOKEN + " body=",
+        "POST /admin/approvals/7/approve auth=Bearer " + TOKEN + " body={}",
+        "POST /admin/approvals/8/reject auth=Bearer " + TOKEN + " body={\"reason\":\"wrong transaction\"}",
+        "POST /admin/pause auth=Bearer " + TOKEN + " body={\"scope\":\"deployment\",\"reason\":\"INC-5\"}");
+  }
+
+  @Test
+  void shouldMakeAFreshOperatorTokenAndItsLineWithoutCallingTheApi() {
+    Run first = run(Map.of(), "operator-token", "--name", "alice");
+    Run second = run(Map.of(), "operator-token", "--name", "alice");
+    Run badName = run(Map.of(), "operator-token", "--name", "alice smith");
+
+    assertThat(first.exit()).isZero();
+    String token = first.out().lines().filter(l -> l.startsWith("token: ")).findFirst().orElseThrow().substring(7);
+    assertThat(token).matches("[0-9a-f]{64}");
+    assertThat(first.out()).contains("line for admin.operators.file: "
+        + org.tonpayouts.runtime.admin.OperatorTokens.line("alice", token));
+    assertThat(second.out()).doesNotContain(token);
+    assertThat(badName.exit()).isEqualTo(2);
+    assertThat(badName.err()).contains("an operator name is 1 to 64 characters");
+    assertThat(seen).isEmpty();
+  }
 }

@@ -537,6 +537,53 @@ public final class PayoutsConfig extends AbstractConfig {
         .define(DESTINATION_DENY_FILE_CONFIG, Type.STRING, "", Importance.MEDIUM, DESTINATION_DENY_FILE_DOC);
   }
 
+  // ---- issue 25: operators by name and the two-person rule, in a block of its own so keys merge cleanly ----
+  public static final String ADMIN_OPERATORS_FILE_CONFIG = "admin.operators.file";
+  private static final String ADMIN_OPERATORS_FILE_DOC =
+      "File of the operators who may call the admin API, one per line: '<name> sha256:<64 hex digits>', the SHA-256"
+          + " of the operator's own token (make a line with `payouts-cli admin operator-token --name <name>`); blank"
+          + " lines and text after # ignored. Each call is then made, and audited, as the operator whose token it"
+          + " carries, with the caller's address. Mode 600 like every secret file (whoever can write it can add an"
+          + " operator). Re-read when it changes: an invalid new version is refused with an ERROR and the previous one"
+          + " stays in force. Replaces the shared admin.token: setting both stops streams-app at start.";
+  public static final String ADMIN_APPROVAL_THRESHOLD_NANO_CONFIG = "admin.approval.threshold.nano";
+  private static final String ADMIN_APPROVAL_THRESHOLD_NANO_DOC =
+      "The two-person rule: resolving a transfer of at least this many nanotons takes two different operators, one"
+          + " who asks and one who approves (admin API: approvals); the resolution takes effect at the approval, with"
+          + " the chain evidence checked again then. 0: every resolution; -1 (the default): off. Needs"
+          + " admin.operators.file (with one shared token nobody can tell two operators apart, so streams-app refuses"
+          + " to start).";
+  public static final String ADMIN_APPROVAL_TTL_SECONDS_CONFIG = "admin.approval.ttl.seconds";
+  private static final String ADMIN_APPROVAL_TTL_SECONDS_DOC =
+      "How long a resolution waits for its second operator before it expires (then it must be asked for again), in"
+          + " seconds.";
+
+  static {
+    CONFIG
+        .define(ADMIN_OPERATORS_FILE_CONFIG, Type.STRING, "", Importance.HIGH, ADMIN_OPERATORS_FILE_DOC)
+        .define(ADMIN_APPROVAL_THRESHOLD_NANO_CONFIG, Type.LONG, -1L, Range.atLeast(-1L), Importance.HIGH,
+            ADMIN_APPROVAL_THRESHOLD_NANO_DOC)
+        .define(ADMIN_APPROVAL_TTL_SECONDS_CONFIG, Type.LONG, 24L * 3600, Range.between(60L, 30L * 24 * 3600),
+            Importance.MEDIUM, ADMIN_APPROVAL_TTL_SECONDS_DOC);
+  }
+
+  /** {@value #ADMIN_OPERATORS_FILE_CONFIG}, when operators call the admin API by name. */
+  public Optional<Path> adminOperatorsFile() {
+    String file = getString(ADMIN_OPERATORS_FILE_CONFIG);
+    return file.isBlank() ? Optional.empty() : Optional.of(Path.of(file.strip()));
+  }
+
+  /** {@value #ADMIN_APPROVAL_THRESHOLD_NANO_CONFIG}: from which amount a resolution needs a second operator; empty when off. */
+  public java.util.OptionalLong adminApprovalThresholdNano() {
+    long threshold = getLong(ADMIN_APPROVAL_THRESHOLD_NANO_CONFIG);
+    return threshold < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(threshold);
+  }
+
+  /** {@value #ADMIN_APPROVAL_TTL_SECONDS_CONFIG}. */
+  public Duration adminApprovalTtl() {
+    return Duration.ofSeconds(getLong(ADMIN_APPROVAL_TTL_SECONDS_CONFIG));
+  }
+
   // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----
   private final KafkaClientSettings kafkaClients;
 

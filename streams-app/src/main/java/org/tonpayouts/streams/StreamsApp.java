@@ -23,6 +23,7 @@ import org.tonpayouts.runtime.trust.VerdictKeys;
 import org.tonpayouts.runtime.wakeup.StreamThreads;
 import org.tonpayouts.runtime.wakeup.WakeableClientSupplier;
 import org.tonpayouts.schemas.PayoutRequestValidator;
+import org.tonpayouts.streams.admin.AdminAccess;
 import org.tonpayouts.streams.admin.AdminServer;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.sql.LedgerException;
@@ -66,9 +67,9 @@ public final class StreamsApp implements AutoCloseable {
 
   public StreamsApp(PayoutsConfig config, WalletKey key, TonApi api, DataSource ledgerDataSource, Clock clock,
       PayoutMetrics metrics) {
-    Optional<String> adminToken = adminToken(config);
-    // the key store is read now, before anything starts: a wrong one stops streams-app at once
-    Optional<ServerTls> adminTls = adminToken.isPresent() ? AdminServer.tls(config) : Optional.empty();
+    // the credentials and the key store are read now, before anything starts: a wrong one stops streams-app at once
+    Optional<AdminAccess> adminAccess = AdminAccess.from(config);
+    Optional<ServerTls> adminTls = adminAccess.isPresent() ? AdminServer.tls(config) : Optional.empty();
     prepareSchema(config, ledgerDataSource);
     this.config = config;
     this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts(), config.clockSkewMargin());
@@ -80,7 +81,7 @@ public final class StreamsApp implements AutoCloseable {
     this.topology = wiring.topology();
     String applicationId = config.getString(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG);
     Properties props = StreamsProperties.base(config, applicationId, metrics.registry());
-    adminToken.ifPresent(token -> props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, adminEndpoint(config)));
+    adminAccess.ifPresent(access -> props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, adminEndpoint(config)));
     this.streams = new KafkaStreams(topology, props, clients);
     // Database, broker and API trouble gets a fresh thread from the last commit; anything else
     // (a bug, an unreadable record on an internal topic) stops the instance loudly.
@@ -89,8 +90,8 @@ public final class StreamsApp implements AutoCloseable {
         OutboxPublisher.producer(config.bootstrapServers(), config.kafkaClients(), applicationId + "-outbox"), metrics,
         config.outboxPollInterval());
     Subwallets subwallets = new Subwallets(key, config.workchain());
-    this.adminServer = adminToken.<Supplier<AdminServer>>map(token -> () -> AdminServer.start(config.adminPort(),
-        token, adminTls, config, streams, ledger, subwallets, api, metrics, clock)).orElse(null);
+    this.adminServer = adminAccess.<Supplier<AdminServer>>map(access -> () -> AdminServer.start(config.adminPort(),
+        access, adminTls, config, streams, ledger, subwallets, api, metrics, clock)).orElse(null);
   }
 
   /**
@@ -125,21 +126,6 @@ public final class StreamsApp implements AutoCloseable {
       host = "localhost";
     }
     return host + ":" + config.adminPort();
-  }
-
-  /** The admin token when the admin API is on; refuses to start with a port and no (or a weak) token. */
-  private static Optional<String> adminToken(PayoutsConfig config) {
-    if (config.adminPort() == 0) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(config.adminToken().orElseThrow(() -> new StartupException(PayoutsConfig.ADMIN_PORT_CONFIG
-          + " is " + config.adminPort() + " but no admin token is set: set " + PayoutsConfig.envName(
-          PayoutsConfig.ADMIN_TOKEN_CONFIG) + " or " + PayoutsConfig.ADMIN_TOKEN_FILE_CONFIG + ", or set "
-          + PayoutsConfig.ADMIN_PORT_CONFIG + " to 0", null)));
-    } catch (ConfigException e) {
-      throw new StartupException(e.getMessage(), e);
-    }
   }
 
   /**

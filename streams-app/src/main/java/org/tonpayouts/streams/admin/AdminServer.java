@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.ConfigException;
@@ -29,11 +31,19 @@ import org.tonpayouts.runtime.http.HttpEndpoint;
 import org.tonpayouts.runtime.http.HttpLimits;
 import org.tonpayouts.runtime.http.ServerTls;
 import org.tonpayouts.schemas.Json;
+import org.tonpayouts.streams.admin.AdminViews.ApprovalView;
+import org.tonpayouts.streams.admin.AdminViews.DecisionRequest;
 import org.tonpayouts.streams.admin.AdminViews.PauseRequest;
 import org.tonpayouts.streams.admin.AdminViews.Problem;
 import org.tonpayouts.streams.admin.AdminViews.ResolveRequest;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.audit.Actor;
+import org.tonpayouts.streams.ledger.operator.Approval;
+import org.tonpayouts.streams.ledger.operator.ApprovalAsk;
+import org.tonpayouts.streams.ledger.operator.ApprovalChange;
+import org.tonpayouts.streams.ledger.operator.Approvals;
 import org.tonpayouts.streams.ledger.operator.PauseChange;
+import org.tonpayouts.streams.ledger.operator.Resolver;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult;
 import org.tonpayouts.streams.ledger.sql.LedgerException;
 import org.tonpayouts.streams.ledger.sql.Pause;
@@ -46,8 +56,10 @@ import org.tonpayouts.ton.wallet.Subwallets;
 /**
  * streams-app's admin API on {@code admin.port} (docs/operations.md: Admin API; {@code openapi/admin-api.yaml}):
  * a request's lifecycle, a wallet's view, the transfers waiting for a reconciliation, and their
- * resolution; the pause switch (pause, resume, the pauses in force). Every call needs {@code Authorization: Bearer <admin token>} (401 otherwise); the
- * token is never logged. JSON in and out; refusals say why.
+ * resolution, under the two-person rule through approvals; the pause switch (pause, resume, the pauses in force).
+ * Every call needs {@code Authorization: Bearer <token>}: an operator's own token from {@code admin.operators.file}
+ * (the audit log then records that operator and the caller's address), or the shared admin token (401
+ * otherwise; refusals are logged, tokens never). JSON in and out; refusals say why.
  */
 public final class AdminServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
@@ -60,6 +72,9 @@ public final class AdminServer implements AutoCloseable {
       "POST /admin/pause",
       "POST /admin/resume",
       "GET /admin/pauses",
+      "GET /admin/approvals",
+      "POST /admin/approvals/{approvalId}/approve",
+      "POST /admin/approvals/{approvalId}/reject",
       "GET /admin/openapi.yaml");
   public static final String OPENAPI_RESOURCE = "/openapi/admin-api.yaml";
   static final int MAX_BODY_BYTES = 64 * 1024;
@@ -69,23 +84,34 @@ public final class AdminServer implements AutoCloseable {
   private static final Pattern HASH = Pattern.compile("[0-9a-f]{64}");
 
   private final HttpEndpoint endpoint;
-  private final BearerToken token;
+  private final AdminAccess access;
   private final Ledger ledger;
   private final WalletView wallets;
-  private final ChainCheck chain;
-  private final FailureEvidence failures;
+  private final ResolutionProof proofs;
+  private final TwoPersonRule twoPersonRule;
   private final PayoutMetrics metrics;
   private final Clock clock;
   private final ObjectMapper json = Json.newMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-  private AdminServer(HttpEndpoint endpoint, BearerToken token, Ledger ledger, WalletView wallets, ChainCheck chain,
-      FailureEvidence failures, PayoutMetrics metrics, Clock clock) {
+  /** From which amount a resolution needs a second operator (empty: never), and how long a request waits. */
+  record TwoPersonRule(OptionalLong thresholdNano, Duration ttl) {
+    static TwoPersonRule of(PayoutsConfig config) {
+      return new TwoPersonRule(config.adminApprovalThresholdNano(), config.adminApprovalTtl());
+    }
+
+    boolean applies(TransferRow transfer) {
+      return thresholdNano.isPresent() && transfer.amountNano() >= thresholdNano.getAsLong();
+    }
+  }
+
+  private AdminServer(HttpEndpoint endpoint, AdminAccess access, Ledger ledger, WalletView wallets,
+      ResolutionProof proofs, TwoPersonRule twoPersonRule, PayoutMetrics metrics, Clock clock) {
     this.endpoint = endpoint;
-    this.token = token;
+    this.access = access;
     this.ledger = ledger;
     this.wallets = wallets;
-    this.chain = chain;
-    this.failures = failures;
+    this.proofs = proofs;
+    this.twoPersonRule = twoPersonRule;
     this.metrics = metrics;
     this.clock = clock;
   }
@@ -98,7 +124,8 @@ public final class AdminServer implements AutoCloseable {
    */
   public static AdminServer start(int port, String token, PayoutsConfig config, KafkaStreams streams, Ledger ledger,
       Subwallets subwallets, TonApi api, PayoutMetrics metrics, Clock clock) {
-    return start(port, token, tls(config), config, streams, ledger, subwallets, api, metrics, clock);
+    return start(port, AdminAccess.sharedToken(token), tls(config), config, streams, ledger, subwallets, api, metrics,
+        clock);
   }
 
   /**
@@ -118,9 +145,20 @@ public final class AdminServer implements AutoCloseable {
     });
   }
 
-  /** {@link #start(int, String, PayoutsConfig, KafkaStreams, Ledger, Subwallets, TonApi, PayoutMetrics, Clock)} with {@code tls} loaded already. */
-  public static AdminServer start(int port, String token, Optional<ServerTls> tls, PayoutsConfig config,
+  /**
+   * {@link #start(int, String, PayoutsConfig, KafkaStreams, Ledger, Subwallets, TonApi, PayoutMetrics, Clock)}
+   * with the callers' credentials ({@link AdminAccess#from}) and {@code tls} loaded already.
+   *
+   * @throws StartupException when the two-person rule is on with the shared token
+   */
+  public static AdminServer start(int port, AdminAccess access, Optional<ServerTls> tls, PayoutsConfig config,
       KafkaStreams streams, Ledger ledger, Subwallets subwallets, TonApi api, PayoutMetrics metrics, Clock clock) {
+    TwoPersonRule twoPersonRule = TwoPersonRule.of(config);
+    if (twoPersonRule.thresholdNano().isPresent() && !(access instanceof AdminAccess.Operators)) {
+      throw new StartupException(PayoutsConfig.ADMIN_APPROVAL_THRESHOLD_NANO_CONFIG + " needs "
+          + PayoutsConfig.ADMIN_OPERATORS_FILE_CONFIG + ": the two-person rule cannot tell two holders of one shared"
+          + " token apart", null);
+    }
     Duration callTimeout = config.tonApi().callTimeout().multipliedBy(config.tonApi().maxReadAttempts()).plusSeconds(1);
     HttpBinding binding = new HttpBinding(config.adminBindAddress(), port, PayoutsConfig.ADMIN_BIND_ADDRESS_CONFIG,
         PayoutsConfig.ADMIN_PORT_CONFIG);
@@ -132,13 +170,14 @@ public final class AdminServer implements AutoCloseable {
     HttpEndpoint endpoint = HttpEndpoint.bind(binding, HttpLimits.of(config), tls, "admin-http");
     ChainReads reads = new ChainReads(api, callTimeout);
     MessageWindow window = new MessageWindow(reads, config.clockSkewMargin());
-    AdminServer server = new AdminServer(endpoint, new BearerToken(token), ledger,
+    AdminServer server = new AdminServer(endpoint, access, ledger,
         new WalletView(streams, ledger, subwallets, api, callTimeout, config.testnet()),
-        new ChainCheck(reads, config.clockSkewMargin()),
-        new FailureEvidence(reads, window, config.clockSkewMargin()), metrics, clock);
+        new ResolutionProof(ledger, new ChainCheck(reads, config.clockSkewMargin()),
+            new FailureEvidence(reads, window, config.clockSkewMargin())), twoPersonRule, metrics, clock);
     endpoint.context("/", server::handle).start();
-    log.info("admin API listening address={} port={} scheme={} routes={}", binding.address(), server.port(),
-        tls.isPresent() ? "https" : "http", ROUTES.size());
+    log.info("admin API listening address={} port={} scheme={} routes={} access={} approval_threshold_nano={}",
+        binding.address(), server.port(), tls.isPresent() ? "https" : "http", ROUTES.size(), access.describe(),
+        twoPersonRule.thresholdNano().isPresent() ? twoPersonRule.thresholdNano().getAsLong() : "off");
     return server;
   }
 
@@ -161,6 +200,10 @@ public final class AdminServer implements AutoCloseable {
     static Answer problem(int status, String error, TransferRow transfer) {
       return json(status, new Problem(status, error, transfer == null ? null : AdminViews.Transfer.of(transfer)));
     }
+
+    static Answer problem(int status, String error, ApprovalView approval) {
+      return json(status, new Problem(status, error, null, null, approval));
+    }
   }
 
   private void handle(HttpExchange exchange) throws IOException {
@@ -170,15 +213,16 @@ public final class AdminServer implements AutoCloseable {
     List<String> path = decoded.orElse(List.of());
     String route = route(method, path);
     Answer answer;
-    if (!token.admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
+    Authentication caller = access.authenticate(exchange.getRequestHeaders().getFirst("Authorization"));
+    if (caller instanceof Authentication.Refused refused) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"payouts-admin\"");
-      log.warn("admin call refused: no valid bearer token route={} remote={}", route,
-          exchange.getRemoteAddress().getAddress().getHostAddress());
-      answer = Answer.problem(401, "a valid bearer token is required (Authorization: Bearer <admin token>)");
+      log.warn("admin call refused: no valid credentials route={} remote={} why={}", route, address(exchange),
+          refused.why());
+      answer = Answer.problem(401, "a valid bearer token is required (Authorization: Bearer <your operator token>)");
     } else if (decoded.isEmpty()) {
       answer = Answer.problem(400, "the path has a malformed percent-escape (% must be followed by two hex digits)");
     } else {
-      answer = answer(exchange, method, route, path);
+      answer = answer(exchange, method, route, path, caller);
     }
     String body = answer.body() instanceof String text ? text : json.writeValueAsString(answer.body());
     // counted before answering, so whoever got the answer also sees it counted
@@ -200,26 +244,36 @@ public final class AdminServer implements AutoCloseable {
       case "pause" -> p.size() == 2 && method.equals("POST") ? "pause" : "unknown";
       case "resume" -> p.size() == 2 && method.equals("POST") ? "resume" : "unknown";
       case "pauses" -> p.size() == 2 && method.equals("GET") ? "pauses" : "unknown";
+      case "approvals" -> p.size() == 2 && method.equals("GET") ? "approvals"
+          : p.size() == 4 && method.equals("POST") && p.get(3).equals("approve") ? "approve"
+          : p.size() == 4 && method.equals("POST") && p.get(3).equals("reject") ? "reject" : "unknown";
       default -> "unknown";
     };
   }
 
-  private Answer answer(HttpExchange exchange, String method, String route, List<String> path) {
+  private Answer answer(HttpExchange exchange, String method, String route, List<String> path,
+      Authentication caller) {
     try {
       return switch (route) {
         case "request" -> request(path.get(2));
         case "wallet" -> wallet(path.get(2));
         case "reconciliations" -> reconciliations(query(exchange).get("limit"));
-        case "resolve" -> resolve(path.get(2), path.get(3), exchange);
+        case "resolve" -> resolve(path.get(2), path.get(3), exchange, caller);
         case "openapi" -> openapi();
-        case "pause" -> pause(exchange);
-        case "resume" -> resume(exchange);
+        case "pause" -> pause(exchange, caller);
+        case "resume" -> resume(exchange, caller);
         case "pauses" -> pauses();
+        case "approvals" -> approvals();
+        case "approve" -> approve(path.get(2), exchange, caller);
+        case "reject" -> reject(path.get(2), exchange, caller);
         default -> Answer.problem(404, "no such endpoint: " + method + " " + exchange.getRequestURI().getRawPath()
             + "; the API: " + String.join(", ", ROUTES));
       };
     } catch (BadInput e) {
       return Answer.problem(400, e.getMessage());
+    } catch (Forbidden e) {
+      log.warn("admin call refused route={} remote={} why={}", route, address(exchange), e.getMessage());
+      return Answer.problem(403, e.getMessage());
     } catch (ChainReads.ChainUnavailableException e) {
       log.warn("admin call could not read the chain route={} error={}", route, e.getMessage());
       return Answer.problem(503, e.getMessage() + "; nothing was changed, try again");
@@ -275,12 +329,13 @@ public final class AdminServer implements AutoCloseable {
     return Answer.json(200, new AdminViews.Reconciliations(open.size(), open));
   }
 
-  private Answer resolve(String requestId, String transferId, HttpExchange exchange) throws InterruptedException {
+  private Answer resolve(String requestId, String transferId, HttpExchange exchange, Authentication caller)
+      throws InterruptedException {
     id(requestId, "requestId");
     id(transferId, "transferId");
     ResolveRequest body = body(exchange);
     String outcome = required(body.outcome(), "outcome").toUpperCase(Locale.ROOT);
-    String operator = limited(required(body.operator(), "operator"), "operator", MAX_OPERATOR_CHARS);
+    Actor operator = actor(caller, body.operator(), exchange);
     String reason = limited(required(body.reason(), "reason"), "reason", MAX_REASON_CHARS);
     Optional<TransferRow> found = ledger.queries().transfer(requestId, transferId);
     if (found.isEmpty()) {
@@ -289,8 +344,7 @@ public final class AdminServer implements AutoCloseable {
     TransferRow transfer = found.get();
     String acknowledged = body.acknowledgePaysSomethingElse() == null ? null
         : hash(body.acknowledgePaysSomethingElse(), "acknowledgePaysSomethingElse");
-    ResolutionResult result;
-    switch (outcome) {
+    ApprovalAsk ask = switch (outcome) {
       case "SETTLED" -> {
         String txHash = hash(required(body.txHash(), "txHash (the wallet transaction that paid the transfer)"),
             "txHash");
@@ -298,49 +352,208 @@ public final class AdminServer implements AutoCloseable {
           throw new BadInput("acknowledgePaysSomethingElse belongs to a FAILED resolution: a SETTLED one names the"
               + " paying transaction in txHash");
         }
-        if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
-          return notReconcilable(transfer);
-        }
-        ChainCheck.Outcome checked = chain.verify(transfer, txHash, body.lt());
-        if (checked instanceof ChainCheck.NotVerified n) {
-          log.warn("resolution refused: not verified on chain subwallet={} request={} transfer={} tx={} operator={}"
-              + " why={}", transfer.subwalletId(), requestId, transferId, txHash, operator, n.why());
-          return Answer.problem(422, "not settled: " + n.why(), transfer);
-        }
-        if (checked instanceof ChainCheck.Unproven u) {
-          return unproven("SETTLED", transfer, operator, u.missing());
-        }
-        result = ledger.resolutions().settle(requestId, transferId, ((ChainCheck.Verified) checked).payment(),
-            operator, reason);
+        yield new ApprovalAsk("SETTLED", txHash, body.lt(), null, reason);
       }
       case "FAILED" -> {
         if (body.txHash() != null || body.lt() != null) {
           throw new BadInput("a FAILED resolution takes no txHash or lt: the transfer was not paid (a transaction"
               + " paying its destination its amount for something else goes in acknowledgePaysSomethingElse)");
         }
-        if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
-          return notReconcilable(transfer);
-        }
-        FailureEvidence.Outcome evidence = failures.gather(transfer, ledger.queries().attempts(requestId, transferId));
-        if (evidence instanceof FailureEvidence.Missing m) {
-          return unproven("FAILED", transfer, operator, m.missing());
-        }
-        result = ledger.resolutions().fail(requestId, transferId, ((FailureEvidence.Gathered) evidence).evidence(),
-            acknowledged, operator, reason);
+        yield new ApprovalAsk("FAILED", null, null, acknowledged, reason);
       }
       default -> throw new BadInput("outcome must be SETTLED or FAILED, got '" + body.outcome() + "'");
+    };
+    if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
+      return notReconcilable(transfer);
     }
+    ResolutionProof.Outcome proof = proofs.of(transfer, ask);
+    Optional<Answer> refused = refusal(proof, ask, transfer, operator);
+    if (refused.isPresent()) {
+      return refused.get();
+    }
+    if (twoPersonRule.applies(transfer)) {
+      return askSecondOperator(transfer, ask, operator);
+    }
+    return answer(apply(transfer, proof, Resolver.alone(operator, reason)), ask.outcome(), operator, null);
+  }
+
+  /** Records the resolution as waiting for a second operator: 202, or 409 when one waits already. */
+  private Answer askSecondOperator(TransferRow transfer, ApprovalAsk ask, Actor operator) {
+    ApprovalChange change = ledger.approvals().request(transfer.requestId(), transfer.transferId(), ask, operator,
+        twoPersonRule.ttl());
+    Instant now = clock.instant();
+    if (change instanceof ApprovalChange.Requested r) {
+      long id = r.approval().id();
+      return Answer.json(202, new AdminViews.ApprovalPending(ApprovalView.of(r.approval(), now),
+          AdminViews.Audit.of(r.audit()), "needs a second operator: the transfer's amount " + transfer.amountNano()
+              + " is at or above " + PayoutsConfig.ADMIN_APPROVAL_THRESHOLD_NANO_CONFIG + " ("
+              + twoPersonRule.thresholdNano().getAsLong() + "), so nothing is resolved yet; another operator approves"
+              + " it (POST /admin/approvals/" + id + "/approve, which checks the chain again) or rejects it (POST"
+              + " /admin/approvals/" + id + "/reject) before " + r.approval().expiresAt()));
+    } else if (change instanceof ApprovalChange.AlreadyOpen open) {
+      return Answer.problem(409, transfer.requestId() + "/" + transfer.transferId() + " already waits for "
+          + open.approval().describe() + ": approve or reject that one (POST /admin/approvals/" + open.approval().id()
+          + "/approve or /reject); nothing changed", ApprovalView.of(open.approval(), now));
+    } else if (change instanceof ApprovalChange.NotReconcilable n) {
+      return notReconcilable(n.transfer());
+    }
+    return Answer.problem(404, "the ledger has no transfer " + transfer.requestId() + "/" + transfer.transferId());
+  }
+
+  /** The resolution the proof allows, recorded by {@code resolver}. */
+  private ResolutionResult apply(TransferRow transfer, ResolutionProof.Outcome proof, Resolver resolver) {
+    if (proof instanceof ResolutionProof.Paid paid) {
+      return ledger.resolutions().settle(transfer.requestId(), transfer.transferId(), paid.payment(), resolver);
+    }
+    ResolutionProof.NotPaid notPaid = (ResolutionProof.NotPaid) proof;
+    return ledger.resolutions().fail(transfer.requestId(), transfer.transferId(), notPaid.evidence(),
+        notPaid.acknowledged(), resolver);
+  }
+
+  /** The answer when the chain does not allow the resolution; empty when it does. */
+  private static Optional<Answer> refusal(ResolutionProof.Outcome proof, ApprovalAsk ask, TransferRow transfer,
+      Actor operator) {
+    if (proof instanceof ResolutionProof.NotVerified n) {
+      log.warn("resolution refused: not verified on chain subwallet={} request={} transfer={} tx={} operator={}"
+          + " why={}", transfer.subwalletId(), transfer.requestId(), transfer.transferId(), ask.txHash(),
+          operator.describe(), n.why());
+      return Optional.of(Answer.problem(422, "not settled: " + n.why(), transfer));
+    }
+    if (proof instanceof ResolutionProof.Unproven u) {
+      return Optional.of(unproven(ask.outcome(), transfer, operator.describe(), u.missing()));
+    }
+    return Optional.empty();
+  }
+
+  /** What the ledger made of a resolution, as an answer. */
+  private Answer answer(ResolutionResult result, String outcome, Actor operator, Approval approval) {
     if (result instanceof ResolutionResult.Resolved r) {
+      ApprovalView approved = approval == null ? null : ledger.approvals().find(approval.id())
+          .map(a -> ApprovalView.of(a, clock.instant())).orElse(null);
       return Answer.json(200, new AdminViews.Resolved(AdminViews.Transfer.of(r.transfer()),
-          AdminViews.Audit.of(r.audit()), r.settlement()));
+          AdminViews.Audit.of(r.audit()), r.settlement(), approved));
     } else if (result instanceof ResolutionResult.NotReconcilable n) {
       return notReconcilable(n.transfer());
     } else if (result instanceof ResolutionResult.Refused x) {
       return Answer.problem(422, "not settled: " + x.why(), x.transfer());
     } else if (result instanceof ResolutionResult.Unproven u) {
-      return unproven(outcome, u.transfer(), operator, u.missing());
+      return unproven(outcome, u.transfer(), operator.describe(), u.missing());
+    } else if (result instanceof ResolutionResult.NotApproved n) {
+      return Answer.problem(409, "not resolved: " + n.why(), n.transfer());
     }
-    return Answer.problem(404, "the ledger has no transfer " + requestId + "/" + transferId);
+    ResolutionResult.NotFound missing = (ResolutionResult.NotFound) result;
+    return Answer.problem(404, "the ledger has no transfer " + missing.requestId() + "/" + missing.transferId());
+  }
+
+  // ---- the two-person rule -----------------------------------------------------------------------
+
+  private Answer approvals() {
+    Instant now = clock.instant();
+    return Answer.json(200, new AdminViews.Approvals(twoPersonRule.thresholdNano().isPresent()
+        ? Long.toString(twoPersonRule.thresholdNano().getAsLong()) : null, twoPersonRule.ttl().toSeconds(),
+        ledger.approvals().pending().stream().map(a -> ApprovalView.of(a, now)).toList(),
+        ledger.approvals().recent(50).stream().map(a -> ApprovalView.of(a, now)).toList()));
+  }
+
+  /**
+   * A second operator approves: refused to whoever asked (403) and once decided or expired (409);
+   * otherwise the chain evidence is read again and the resolution asked for takes effect, both
+   * operators recorded.
+   */
+  private Answer approve(String approvalId, HttpExchange exchange, Authentication caller)
+      throws InterruptedException {
+    long id = approvalId(approvalId);
+    if (!(caller instanceof Authentication.Operator)) {
+      throw new Forbidden("approving needs operators by name (" + PayoutsConfig.ADMIN_OPERATORS_FILE_CONFIG + "):"
+          + " with the shared token nobody can tell the second operator from the first");
+    }
+    DecisionRequest body = optionalBody(exchange, DecisionRequest.class, DECISION_SHAPE);
+    Actor approver = actor(caller, body == null ? null : body.operator(), exchange);
+    Optional<Approval> found = ledger.approvals().find(id);
+    if (found.isEmpty()) {
+      return Answer.problem(404, "the ledger has no approval " + id);
+    }
+    Approval approval = found.get();
+    Instant now = clock.instant();
+    if (approval.state(now) == Approval.State.PENDING && approval.requestedBy().name().equals(approver.name())) {
+      throw new Forbidden(Approvals.refusal(approval, approver, now));
+    }
+    String refusal = Approvals.refusal(approval, approver, now);
+    if (refusal != null) {
+      return Answer.problem(409, refusal, ApprovalView.of(approval, now));
+    }
+    Optional<TransferRow> transfer = ledger.queries().transfer(approval.requestId(), approval.transferId());
+    if (transfer.isEmpty()) {
+      return Answer.problem(404, "the ledger has no transfer " + approval.requestId() + "/" + approval.transferId());
+    }
+    if (transfer.get().status() != TransferStatus.RECONCILIATION_REQUIRED) {
+      return notReconcilable(transfer.get());
+    }
+    ApprovalAsk ask = new ApprovalAsk(approval.outcome(), approval.txHash(), approval.lt(), approval.acknowledged(),
+        approval.reason());
+    ResolutionProof.Outcome proof = proofs.of(transfer.get(), ask);
+    Optional<Answer> refused = refusal(proof, ask, transfer.get(), approver);
+    if (refused.isPresent()) {
+      return refused.get(); // the approval stays open: the chain may still change, or someone rejects it
+    }
+    return answer(apply(transfer.get(), proof, Resolver.approved(approval, approver)), ask.outcome(), approver,
+        approval);
+  }
+
+  /** Turns an open approval down: REJECTED by another operator, CANCELLED by whoever asked. */
+  private Answer reject(String approvalId, HttpExchange exchange, Authentication caller) {
+    long id = approvalId(approvalId);
+    DecisionRequest body = body(exchange, DecisionRequest.class, DECISION_SHAPE);
+    Actor operator = actor(caller, body.operator(), exchange);
+    String reason = limited(required(body.reason(), "reason"), "reason", MAX_REASON_CHARS);
+    ApprovalChange change = ledger.approvals().reject(id, operator, reason);
+    Instant now = clock.instant();
+    if (change instanceof ApprovalChange.Rejected r) {
+      return Answer.json(200, new AdminViews.ApprovalDecided(ApprovalView.of(r.approval(), now),
+          AdminViews.Audit.of(r.audit())));
+    } else if (change instanceof ApprovalChange.NotOpen n) {
+      return Answer.problem(409, n.approval().describe() + " is " + n.state() + ": nothing to reject",
+          ApprovalView.of(n.approval(), now));
+    }
+    return Answer.problem(404, "the ledger has no approval " + id);
+  }
+
+  private static long approvalId(String value) {
+    try {
+      long id = Long.parseLong(value);
+      if (id > 0) {
+        return id;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw new BadInput("approvalId must be a positive number, got '" + value + "'");
+  }
+
+  // ---- who calls ---------------------------------------------------------------------------------
+
+  /**
+   * Who the call is made by: the authenticated operator (a body naming someone else is refused), or
+   * with the shared token the name typed in the body, marked as such; with the caller's address.
+   */
+  private static Actor actor(Authentication caller, String typed, HttpExchange exchange) {
+    String address = address(exchange);
+    if (caller instanceof Authentication.Operator operator) {
+      if (typed != null && !typed.isBlank() && !typed.strip().equals(operator.name())) {
+        throw new Forbidden("the body names operator '" + limited(typed.strip(), "operator", MAX_OPERATOR_CHARS)
+            + "' but the token is " + operator.name() + "'s: leave operator out (the authenticated operator is"
+            + " recorded) or name yourself");
+      }
+      return Actor.operator(operator.name(), address);
+    }
+    return Actor.sharedToken(limited(required(typed, "operator"), "operator", MAX_OPERATOR_CHARS), address);
+  }
+
+  /** The caller's address as the connection shows it (no X-Forwarded-For: a header anyone can write). */
+  private static String address(HttpExchange exchange) {
+    InetSocketAddress remote = exchange.getRemoteAddress();
+    String host = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
+    return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + remote.getPort();
   }
 
   /** 409: the chain evidence does not prove the resolution; nothing changed. */
@@ -358,15 +571,15 @@ public final class AdminServer implements AutoCloseable {
   }
 
   /** Stops signing for the deployment or one subwallet; in force once this answers (the ledger refuses new intents). */
-  private Answer pause(HttpExchange exchange) {
+  private Answer pause(HttpExchange exchange, Authentication caller) {
     PauseRequest body = body(exchange, PauseRequest.class, PAUSE_SHAPE);
     Long subwalletId = scope(body.scope());
-    String operator = limited(required(body.operator(), "operator"), "operator", MAX_OPERATOR_CHARS);
+    Actor operator = actor(caller, body.operator(), exchange);
     String reason = limited(required(body.reason(), "reason"), "reason", MAX_REASON_CHARS);
     PauseChange change = ledger.pauses().pause(subwalletId, operator, reason);
     if (change instanceof PauseChange.AlreadyPaused already) {
       return Answer.json(409, new Problem(409, Pause.scopeOf(subwalletId) + " is paused already ("
-          + already.pause().describe() + "): nothing changed", null, AdminViews.PauseView.of(already.pause())));
+          + already.pause().describe() + "): nothing changed", null, AdminViews.PauseView.of(already.pause()), null));
     }
     PauseChange.Changed changed = (PauseChange.Changed) change;
     return Answer.json(200, new AdminViews.PauseChanged(AdminViews.PauseView.of(changed.pause()),
@@ -374,10 +587,10 @@ public final class AdminServer implements AutoCloseable {
   }
 
   /** Lifts the pause of the deployment or of one subwallet; queued transfers go within about a second. */
-  private Answer resume(HttpExchange exchange) {
+  private Answer resume(HttpExchange exchange, Authentication caller) {
     PauseRequest body = body(exchange, PauseRequest.class, PAUSE_SHAPE);
     Long subwalletId = scope(body.scope());
-    String operator = limited(required(body.operator(), "operator"), "operator", MAX_OPERATOR_CHARS);
+    Actor operator = actor(caller, body.operator(), exchange);
     String reason = limited(required(body.reason(), "reason"), "reason", MAX_REASON_CHARS);
     PauseChange change = ledger.pauses().resume(subwalletId, operator, reason);
     if (change instanceof PauseChange.NotPaused notPaused) {
@@ -435,16 +648,33 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
+  /** The caller may not do this (another operator's name, approving one's own request): answered 403. */
+  private static final class Forbidden extends RuntimeException {
+    Forbidden(String message) {
+      super(message);
+    }
+  }
+
   private static final String RESOLVE_SHAPE = "{\"outcome\": \"SETTLED\"|\"FAILED\", \"txHash\": ..., \"operator\":"
       + " ..., \"reason\": ...}";
   private static final String PAUSE_SHAPE = "{\"scope\": \"deployment\"|\"<subwalletId>\", \"operator\": ...,"
       + " \"reason\": ...}";
+  private static final String DECISION_SHAPE = "{\"operator\": ..., \"reason\": ...}";
 
   private ResolveRequest body(HttpExchange exchange) {
     return body(exchange, ResolveRequest.class, RESOLVE_SHAPE);
   }
 
   private <T> T body(HttpExchange exchange, Class<T> type, String shape) {
+    T body = optionalBody(exchange, type, shape);
+    if (body == null) {
+      throw new BadInput("a JSON body is required: " + shape);
+    }
+    return body;
+  }
+
+  /** The body, or null when there is none. */
+  private <T> T optionalBody(HttpExchange exchange, Class<T> type, String shape) {
     byte[] bytes;
     try (InputStream in = exchange.getRequestBody()) {
       bytes = in.readNBytes(MAX_BODY_BYTES + 1);
@@ -455,7 +685,7 @@ public final class AdminServer implements AutoCloseable {
       throw new BadInput("the request body is larger than " + MAX_BODY_BYTES + " bytes");
     }
     if (bytes.length == 0) {
-      throw new BadInput("a JSON body is required: " + shape);
+      return null;
     }
     try {
       return json.readValue(bytes, type);

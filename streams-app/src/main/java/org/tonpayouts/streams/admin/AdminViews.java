@@ -3,9 +3,11 @@ package org.tonpayouts.streams.admin;
 import java.time.Instant;
 import java.util.List;
 import org.tonpayouts.schemas.Settlement;
+import org.tonpayouts.streams.ledger.audit.Actor;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
 import org.tonpayouts.streams.ledger.operator.AdminQueries;
+import org.tonpayouts.streams.ledger.operator.Approval;
 import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.sql.Pause;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
@@ -40,11 +42,18 @@ final class AdminViews {
     }
   }
 
+  /**
+   * An audit event; for operators' actions {@code actor} is who did it (the authenticated operator, or the
+   * typed name marked "(shared token)") from {@code actorAddress}, and under the two-person rule
+   * {@code approvedBy} the second operator, from {@code approvedByAddress}.
+   */
   record Audit(long auditId, Instant at, String level, String event, Long subwalletId, String requestId,
-               String transferId, Long seqno, String messageHash, String txHash, String detail) {
+               String transferId, Long seqno, String messageHash, String txHash, String detail, String actor,
+               String actorAddress, String approvedBy, String approvedByAddress) {
     static Audit of(AuditEvent e) {
       return new Audit(e.id(), e.at(), e.level().name(), e.event().name(), e.subwalletId(), e.requestId(),
-          e.transferId(), e.seqno(), e.messageHash(), e.txHash(), e.detail());
+          e.transferId(), e.seqno(), e.messageHash(), e.txHash(), e.detail(), name(e.actor()), address(e.actor()),
+          name(e.approver()), address(e.approver()));
     }
   }
 
@@ -78,7 +87,8 @@ final class AdminViews {
   record Reconciliations(int count, List<Reconciliation> transfers) {}
 
   /**
-   * What {@code POST .../resolve} takes.
+   * What {@code POST .../resolve} takes. {@code operator}: with the shared token, who you are (required);
+   * with operators by name, optional, and when given it must be the authenticated operator.
    *
    * @param acknowledgePaysSomethingElse FAILED only: the hash of the one transaction on chain that pays the
    *     transfer's destination its amount, which the operator states pays something else (recorded in the audit row)
@@ -86,18 +96,48 @@ final class AdminViews {
   record ResolveRequest(String outcome, String txHash, Long lt, String operator, String reason,
                         String acknowledgePaysSomethingElse) {}
 
-  /** What a recorded resolution answers. */
-  record Resolved(Transfer transfer, Audit audit, Settlement settlement) {}
+  /** What a recorded resolution answers; {@code approval} when a second operator's approval let it through. */
+  record Resolved(Transfer transfer, Audit audit, Settlement settlement, ApprovalView approval) {}
+
+  /**
+   * Two-person rule: one resolution as asked and what became of it. {@code state} is PENDING, EXPIRED,
+   * APPROVED, REJECTED or CANCELLED; decided* are null while it is open.
+   */
+  record ApprovalView(long approvalId, String state, String requestId, String transferId, long subwalletId,
+                      String amountNano, String outcome, String txHash, String lt, String acknowledgePaysSomethingElse,
+                      String reason, String requestedBy, String requestedFrom, Instant requestedAt, Instant expiresAt,
+                      String decidedBy, String decidedFrom, Instant decidedAt, String decisionNote, Long auditId) {
+    static ApprovalView of(Approval a, Instant now) {
+      return new ApprovalView(a.id(), a.state(now).name(), a.requestId(), a.transferId(), a.subwalletId(),
+          Long.toString(a.amountNano()), a.outcome(), a.txHash(), str(a.lt()), a.acknowledged(), a.reason(),
+          a.requestedBy().name(), a.requestedBy().address(), a.requestedAt(), a.expiresAt(), name(a.decidedBy()),
+          address(a.decidedBy()), a.decidedAt(), a.decisionNote(), a.auditId());
+    }
+  }
+
+  /** 202: the resolution waits for a second operator ({@code next} says how). */
+  record ApprovalPending(ApprovalView approval, Audit audit, String next) {}
+
+  /** An approval rejected or cancelled, with its audit event. */
+  record ApprovalDecided(ApprovalView approval, Audit audit) {}
+
+  /** {@code GET /admin/approvals}: what waits for a second operator, and the latest in any state. */
+  record Approvals(String thresholdNano, long ttlSeconds, List<ApprovalView> pending, List<ApprovalView> recent) {}
+
+  /** What {@code POST /admin/approvals/{id}/approve} and {@code .../reject} take (approve: both optional). */
+  record DecisionRequest(String operator, String reason) {}
 
   /** What {@code POST /admin/pause} and {@code POST /admin/resume} take. */
   record PauseRequest(String scope, String operator, String reason) {}
 
   /** One pause: {@code scope} is "deployment" or the subwallet id; lifted* are null while it is in force. */
   record PauseView(long id, String scope, Long subwalletId, boolean active, Instant pausedAt, String pausedBy,
-                   String reason, Instant liftedAt, String liftedBy, String liftReason) {
+                   String pausedFrom, String reason, Instant liftedAt, String liftedBy, String liftedFrom,
+                   String liftReason) {
     static PauseView of(Pause p) {
       return new PauseView(p.id(), p.deploymentWide() ? "deployment" : Long.toString(p.subwalletId()), p.subwalletId(),
-          p.active(), p.pausedAt(), p.pausedBy(), p.reason(), p.liftedAt(), p.liftedBy(), p.liftReason());
+          p.active(), p.pausedAt(), p.pausedBy(), p.pausedFrom(), p.reason(), p.liftedAt(), p.liftedBy(),
+          p.liftedFrom(), p.liftReason());
     }
   }
 
@@ -108,10 +148,18 @@ final class AdminViews {
   record Pauses(boolean deploymentPaused, List<PauseView> active, List<PauseView> recent) {}
 
   /** Every refusal and error. */
-  record Problem(int status, String error, Transfer transfer, PauseView pause) {
+  record Problem(int status, String error, Transfer transfer, PauseView pause, ApprovalView approval) {
     Problem(int status, String error, Transfer transfer) {
-      this(status, error, transfer, null);
+      this(status, error, transfer, null, null);
     }
+  }
+
+  private static String name(Actor actor) {
+    return actor == null ? null : actor.name();
+  }
+
+  private static String address(Actor actor) {
+    return actor == null ? null : actor.address();
   }
 
   private static String str(Long value) {

@@ -1,8 +1,8 @@
 package org.tonpayouts.streams.admin;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Objects;
+import org.tonpayouts.runtime.admin.OperatorTokens;
 
 /**
  * The admin API's bearer token and the one check of it. The comparison takes the same time whatever
@@ -30,11 +30,7 @@ final class BearerToken {
   }
 
   private static byte[] sha256(String value) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
+    return OperatorTokens.sha256(value);
   }
 
   @Override

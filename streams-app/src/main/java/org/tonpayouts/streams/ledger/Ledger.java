@@ -8,6 +8,7 @@ import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.audit.Outbox;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
 import org.tonpayouts.streams.ledger.operator.AdminQueries;
+import org.tonpayouts.streams.ledger.operator.Approvals;
 import org.tonpayouts.streams.ledger.operator.Pauses;
 import org.tonpayouts.streams.ledger.operator.Resolutions;
 import org.tonpayouts.streams.ledger.record.IntentRecorder;
@@ -33,6 +34,7 @@ import org.tonpayouts.streams.ledger.sql.LedgerSql;
  *   <li>{@link #owners()}: fencing epochs, so a zombie task records (and sends) nothing;
  *   <li>{@link #resolutions()}, {@link #admin()}: operators' resolutions and reads (the admin API);
  *   <li>{@link #pauses()}: the pause switch, which the recording of new intents obeys;
+ *   <li>{@link #approvals()}: resolutions waiting for a second operator (the two-person rule);
  *   <li>{@link #auditOutbox()}, {@link #settlementOutbox()}: what still has to reach Kafka;
  *   <li>{@link LedgerSchema}: migrations and the connection pool.
  * </ul>
@@ -55,6 +57,7 @@ public final class Ledger {
   private final Resolutions resolutions;
   private final AdminQueries admin;
   private final Pauses pauses;
+  private final Approvals approvals;
   private final Outbox<org.tonpayouts.schemas.AuditRecord> auditOutbox;
   private final Outbox<PendingSettlement> settlementOutbox;
 
@@ -83,6 +86,7 @@ public final class Ledger {
     this.resolutions = new Resolutions(sql);
     this.admin = new AdminQueries(sql, audit);
     this.pauses = new Pauses(sql);
+    this.approvals = new Approvals(sql);
     this.auditOutbox = Outbox.audit(sql);
     this.settlementOutbox = Outbox.settlements(sql);
   }
@@ -138,6 +142,11 @@ public final class Ledger {
   /** Operators' pauses of signing, for the deployment or one subwallet. */
   public Pauses pauses() {
     return pauses;
+  }
+
+  /** Resolutions waiting for a second operator's approval. */
+  public Approvals approvals() {
+    return approvals;
   }
 
   /** Many chain verdicts in one transaction (the wallet-tx processor's path). */

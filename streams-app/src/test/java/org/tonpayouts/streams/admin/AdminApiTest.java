@@ -271,7 +271,9 @@ class AdminApiTest {
     long auditId = resolution.at("/audit/auditId").asLong();
     assertThat(resolution.at("/transfer/status").asText()).isEqualTo("SETTLED");
     assertThat(resolution.at("/settlement/txHash").asText()).isEqualTo(byHand);
-    assertThat(resolution.at("/settlement/resolution/operator").asText()).isEqualTo("alice");
+    assertThat(resolution.at("/settlement/resolution/operator").asText()).isEqualTo("alice (shared token)");
+    assertThat(resolution.at("/audit/actor").asText()).isEqualTo("alice (shared token)");
+    assertThat(resolution.at("/audit/actorAddress").asText()).startsWith("127.0.0.1:");
     assertThat(resolution.at("/settlement/resolution/auditId").asLong()).isEqualTo(auditId);
     HttpResponse<String> again = resolve(paid, "FAILED", null, "bob", "second thoughts");
     assertThat(again.statusCode()).isEqualTo(409);
@@ -296,7 +298,7 @@ class AdminApiTest {
     assertThat(resolved(readAll(Topics.PAYOUT_SETTLEMENTS))).filteredOn(s -> s.requestId().equals(notPaid.requestId()))
         .singleElement().satisfies(s -> {
           assertThat(s.status()).isEqualTo(SettlementStatus.FAILED);
-          assertThat(s.reason()).isEqualTo("resolved FAILED by carol: never on chain; seqno used elsewhere");
+          assertThat(s.reason()).isEqualTo("resolved FAILED by carol (shared token): never on chain; seqno used elsewhere");
         });
     await("audit records published").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
         .until(() -> readAll(Topics.PAYOUT_AUDIT).stream().anyMatch(a -> a.auditId() == auditId));
@@ -373,7 +375,7 @@ class AdminApiTest {
     assertThat(resolution.at("/transfer/status").asText()).isEqualTo("FAILED");
     assertThat(resolution.at("/audit/txHash").asText()).isEqualTo(other);
     assertThat(resolution.at("/audit/detail").asText()).contains("OPS-21")
-        .contains("dave acknowledged that it pays something else").contains("wallet seqno 1");
+        .contains("dave (shared token) acknowledged that it pays something else").contains("wallet seqno 1");
   }
 
   @Test
@@ -414,7 +416,7 @@ class AdminApiTest {
     assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
     JsonNode p = Json.mapper().readTree(paused.body());
     assertThat(p.at("/pause/scope").asText()).isEqualTo(scope);
-    assertThat(p.at("/pause/pausedBy").asText()).isEqualTo("alice");
+    assertThat(p.at("/pause/pausedBy").asText()).isEqualTo("alice (shared token)");
     assertThat(p.at("/audit/event").asText()).isEqualTo("PAUSED");
     assertThat(p.at("/audit/level").asText()).isEqualTo("WARNING");
     HttpResponse<String> again = send("POST", "/admin/pause", pauseBody(scope, "bob", "me too"), TOKEN);
@@ -435,7 +437,7 @@ class AdminApiTest {
     HttpResponse<String> view = get("/admin/wallets/" + id);
     assertMatchesOpenApi("GET", "/admin/wallets/" + id, view);
     JsonNode v = Json.mapper().readTree(view.body());
-    assertThat(v.at("/paused/pausedBy").asText()).isEqualTo("alice");
+    assertThat(v.at("/paused/pausedBy").asText()).isEqualTo("alice (shared token)");
     assertThat(v.at("/paused/reason").asText()).isEqualTo("INC-42 drain suspected");
     assertThat(v.at("/store/queueDepth").asLong()).isEqualTo(1);
     HttpResponse<String> pauses = get("/admin/pauses");
@@ -463,7 +465,7 @@ class AdminApiTest {
     assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
     JsonNode r = Json.mapper().readTree(resumed.body());
     assertThat(r.at("/pause/active").asBoolean()).isFalse();
-    assertThat(r.at("/pause/liftedBy").asText()).isEqualTo("bob");
+    assertThat(r.at("/pause/liftedBy").asText()).isEqualTo("bob (shared token)");
     assertThat(r.at("/audit/event").asText()).isEqualTo("RESUMED");
     await("the held transfer signed once resumed").atMost(DEADLINE)
         .until(() -> !app.ledger().queries().attempts(held.requestId(), "t").isEmpty());

@@ -22,6 +22,8 @@ import org.tonpayouts.streams.ledger.sql.TransferRow;
  * @param messageHash the message concerned, when one is
  * @param txHash the transaction concerned, when one is
  * @param detail what exactly, in words
+ * @param actor the operator who did it, for operators' actions (admin API); null otherwise
+ * @param approver the second operator who approved it, under the two-person rule; null otherwise
  */
 public record AuditEvent(
     long id,
@@ -35,7 +37,9 @@ public record AuditEvent(
     Long seqno,
     String messageHash,
     String txHash,
-    String detail) {
+    String detail,
+    Actor actor,
+    Actor approver) {
 
   /** How much an audit event matters; operators alert on ERROR. */
   public enum Level { INFO, WARNING, ERROR }
@@ -62,6 +66,10 @@ public record AuditEvent(
     FENCED_WRITE_REFUSED,
     /** An operator resolved a RECONCILIATION_REQUIRED transfer (who and why in the detail). */
     OPERATOR_RESOLUTION,
+    /** Two-person rule: an operator asked for a resolution that a second operator must approve. */
+    APPROVAL_REQUESTED,
+    /** Two-person rule: a resolution waiting for approval was rejected, or withdrawn by whoever asked for it. */
+    APPROVAL_REJECTED,
     /**
      * The ledger has no row of a transfer a wallet is waiting on (a failover to an asynchronous
      * replica, a point-in-time restore): its seqno and hashes are known only to the wallet's state,
@@ -83,6 +91,19 @@ public record AuditEvent(
     Objects.requireNonNull(level, "level");
     Objects.requireNonNull(event, "event");
     Objects.requireNonNull(detail, "detail");
+  }
+
+  /** An event of the service's own, done by no operator. */
+  public AuditEvent(long id, Instant at, Level level, Type event, Long subwalletId, String walletAddress,
+      String requestId, String transferId, Long seqno, String messageHash, String txHash, String detail) {
+    this(id, at, level, event, subwalletId, walletAddress, requestId, transferId, seqno, messageHash, txHash, detail,
+        null, null);
+  }
+
+  /** This event, done by {@code actor} (and approved by {@code approver}, when not null). */
+  public AuditEvent by(Actor actor, Actor approver) {
+    return new AuditEvent(id, at, level, event, subwalletId, walletAddress, requestId, transferId, seqno, messageHash,
+        txHash, detail, actor, approver);
   }
 
   /** An event about a message of a transfer (ids from the ledger row). */

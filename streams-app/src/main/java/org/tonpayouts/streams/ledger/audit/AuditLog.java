@@ -19,7 +19,8 @@ public final class AuditLog {
 
   /** {@code audit_log}'s columns, also what {@link Outbox#audit} publishes. */
   static final String COLUMNS =
-      "id, at, level, event, subwallet_id, wallet_address, request_id, transfer_id, seqno, message_hash, tx_hash, detail";
+      "id, at, level, event, subwallet_id, wallet_address, request_id, transfer_id, seqno, message_hash, tx_hash, detail,"
+          + " actor, actor_address, approved_by, approved_by_address";
 
   private final LedgerSql sql;
 
@@ -36,19 +37,24 @@ public final class AuditLog {
   /** Records {@code event} inside the caller's transaction. */
   public static AuditEvent insert(Connection c, AuditEvent e, Instant now) throws SQLException {
     long id = LedgerSql.query(c, "insert into audit_log (at, level, event, subwallet_id, wallet_address, request_id,"
-            + " transfer_id, seqno, message_hash, tx_hash, detail) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
+            + " transfer_id, seqno, message_hash, tx_hash, detail, actor, actor_address, approved_by,"
+            + " approved_by_address) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id",
         rs -> rs.getLong(1), now, e.level().name(), e.event().name(), e.subwalletId(), e.walletAddress(),
-        e.requestId(), e.transferId(), e.seqno(), e.messageHash(), e.txHash(), LedgerSql.truncate(e.detail())).get(0);
-    String line = "audit event={} level={} subwallet={} request={} transfer={} seqno={} hash={} tx={} detail={}";
+        e.requestId(), e.transferId(), e.seqno(), e.messageHash(), e.txHash(), LedgerSql.truncate(e.detail()),
+        e.actor() == null ? null : e.actor().name(), e.actor() == null ? null : e.actor().address(),
+        e.approver() == null ? null : e.approver().name(), e.approver() == null ? null : e.approver().address()).get(0);
+    String line = "audit event={} level={} subwallet={} request={} transfer={} seqno={} hash={} tx={} actor={}"
+        + " approver={} detail={}";
     Object[] args = {e.event(), e.level(), e.subwalletId(), e.requestId(), e.transferId(), e.seqno(),
-        e.messageHash(), e.txHash(), e.detail()};
+        e.messageHash(), e.txHash(), e.actor() == null ? null : e.actor().describe(),
+        e.approver() == null ? null : e.approver().describe(), e.detail()};
     switch (e.level()) {
       case ERROR -> log.error(line, args);
       case WARNING -> log.warn(line, args);
       case INFO -> log.info(line, args);
     }
     return new AuditEvent(id, now, e.level(), e.event(), e.subwalletId(), e.walletAddress(), e.requestId(),
-        e.transferId(), e.seqno(), e.messageHash(), e.txHash(), e.detail());
+        e.transferId(), e.seqno(), e.messageHash(), e.txHash(), e.detail(), e.actor(), e.approver());
   }
 
   /** The wallet's audit events, oldest first. */
@@ -75,6 +81,12 @@ public final class AuditLog {
         AuditEvent.Level.valueOf(rs.getString("level")), AuditEvent.Type.valueOf(rs.getString("event")),
         LedgerSql.nullableLong(rs, "subwallet_id"), rs.getString("wallet_address"), rs.getString("request_id"),
         rs.getString("transfer_id"), LedgerSql.nullableLong(rs, "seqno"), rs.getString("message_hash"),
-        rs.getString("tx_hash"), rs.getString("detail"));
+        rs.getString("tx_hash"), rs.getString("detail"), actor(rs, "actor", "actor_address"),
+        actor(rs, "approved_by", "approved_by_address"));
+  }
+
+  private static Actor actor(ResultSet rs, String nameColumn, String addressColumn) throws SQLException {
+    String name = rs.getString(nameColumn);
+    return name == null ? null : new Actor(name, rs.getString(addressColumn));
   }
 }

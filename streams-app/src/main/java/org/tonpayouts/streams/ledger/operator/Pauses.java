@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.tonpayouts.streams.ledger.audit.Actor;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Level;
 import org.tonpayouts.streams.ledger.audit.AuditEvent.Type;
@@ -33,6 +34,11 @@ public final class Pauses {
    * @return {@link PauseChange.Changed} with the new pause, or {@link PauseChange.AlreadyPaused}
    */
   public PauseChange pause(Long subwalletId, String operator, String reason) {
+    return pause(subwalletId, Actor.named(operator), reason);
+  }
+
+  /** {@link #pause(Long, String, String)} by an operator of the admin API, recorded with their address. */
+  public PauseChange pause(Long subwalletId, Actor operator, String reason) {
     Instant now = sql.now();
     return sql.transaction("pause " + Pause.scopeOf(subwalletId), c -> {
       PauseGate.closeForPause(c);
@@ -40,10 +46,12 @@ public final class Pauses {
       if (existing.isPresent()) {
         return new PauseChange.AlreadyPaused(existing.get());
       }
-      Pause pause = LedgerSql.query(c, "insert into operator_pauses (subwallet_id, paused_at, paused_by, reason)"
-          + " values (?, ?, ?, ?) returning " + Pause.COLUMNS, Pause::read, subwalletId, now, operator, reason).get(0);
-      AuditEvent audit = AuditLog.insert(c, event(subwalletId, Type.PAUSED, pause.scope() + " paused by " + operator
-          + ": " + reason + "; nothing new is signed until it is resumed"), now);
+      Pause pause = LedgerSql.query(c, "insert into operator_pauses (subwallet_id, paused_at, paused_by, paused_from,"
+          + " reason) values (?, ?, ?, ?, ?) returning " + Pause.COLUMNS, Pause::read, subwalletId, now, operator.name(),
+          operator.address(), reason).get(0);
+      AuditEvent audit = AuditLog.insert(c, event(subwalletId, Type.PAUSED, pause.scope() + " paused by "
+          + operator.describe() + ": " + reason + "; nothing new is signed until it is resumed").by(operator, null),
+          now);
       return new PauseChange.Changed(pause, audit);
     });
   }
@@ -53,18 +61,23 @@ public final class Pauses {
    * own pause and the deployment's are separate: lifting one leaves the other.
    */
   public PauseChange resume(Long subwalletId, String operator, String reason) {
+    return resume(subwalletId, Actor.named(operator), reason);
+  }
+
+  /** {@link #resume(Long, String, String)} by an operator of the admin API, recorded with their address. */
+  public PauseChange resume(Long subwalletId, Actor operator, String reason) {
     Instant now = sql.now();
     return sql.transaction("resume " + Pause.scopeOf(subwalletId), c -> {
-      List<Pause> lifted = LedgerSql.query(c, "update operator_pauses set lifted_at = ?, lifted_by = ?, lift_reason = ?"
-              + " where lifted_at is null and subwallet_id is not distinct from ? returning " + Pause.COLUMNS,
-          Pause::read, now, operator, reason, subwalletId);
+      List<Pause> lifted = LedgerSql.query(c, "update operator_pauses set lifted_at = ?, lifted_by = ?, lifted_from = ?,"
+              + " lift_reason = ? where lifted_at is null and subwallet_id is not distinct from ? returning "
+              + Pause.COLUMNS, Pause::read, now, operator.name(), operator.address(), reason, subwalletId);
       if (lifted.isEmpty()) {
         return new PauseChange.NotPaused(Pause.scopeOf(subwalletId));
       }
       Pause pause = lifted.get(0);
-      AuditEvent audit = AuditLog.insert(c, event(subwalletId, Type.RESUMED, pause.scope() + " resumed by " + operator
-          + ": " + reason + " (paused by " + pause.pausedBy() + " at " + pause.pausedAt() + ": " + pause.reason()
-          + ")"), now);
+      AuditEvent audit = AuditLog.insert(c, event(subwalletId, Type.RESUMED, pause.scope() + " resumed by "
+          + operator.describe() + ": " + reason + " (paused by " + pause.pausedBy() + " at " + pause.pausedAt() + ": "
+          + pause.reason() + ")").by(operator, null), now);
       return new PauseChange.Changed(pause, audit);
     });
   }

@@ -28,4 +28,10 @@ public sealed interface ResolutionResult {
    * did not acknowledge that it pays something else). Nothing changed.
    */
   record Unproven(TransferRow transfer, String missing) implements ResolutionResult {}
+
+  /**
+   * Two-person rule: the approval cannot let the resolution through (decided or expired already, or the
+   * approver is who asked for it); {@code why} says which. Nothing changed.
+   */
+  record NotApproved(TransferRow transfer, String why) implements ResolutionResult {}
 }

@@ -16,6 +16,8 @@ import org.tonpayouts.streams.ledger.audit.AuditEvent.Type;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
+import org.tonpayouts.streams.ledger.audit.Actor;
+import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotApproved;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotFound;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.NotReconcilable;
 import org.tonpayouts.streams.ledger.operator.ResolutionResult.Refused;
@@ -54,7 +56,12 @@ public final class Resolutions {
    */
   public ResolutionResult settle(String requestId, String transferId, ChainPayment payment, String operator,
       String note) {
-    return resolve("SETTLED", requestId, transferId, operator, note, (c, transfer, who, why, now) -> {
+    return settle(requestId, transferId, payment, Resolver.alone(Actor.named(operator), note));
+  }
+
+  /** {@link #settle(String, String, ChainPayment, String, String)} by {@code resolver} (and their approver). */
+  public ResolutionResult settle(String requestId, String transferId, ChainPayment payment, Resolver resolver) {
+    return resolve("SETTLED", requestId, transferId, resolver, (c, transfer, who, why, now) -> {
       List<String> claimants = claimants(c, payment.txHash(), transfer);
       if (claimants.size() >= payment.payingOutMessages()) {
         return new Refused(transfer, "transaction " + payment.txHash() + " pays " + transfer.amountNano()
@@ -66,11 +73,12 @@ public final class Resolutions {
               + " message_hash = coalesce(?, message_hash), tx_hash = ?, updated_at = ?, settled_at = ?"
               + " where request_id = ? and transfer_id = ? returning " + LedgerRows.TRANSFER_COLUMNS,
           LedgerRows::transfer, ours, payment.txHash(), now, now, requestId, transferId).get(0);
-      String detail = "resolved SETTLED by " + who + ": " + why + " (transaction " + payment.txHash() + " lt "
-          + payment.lt() + (ours != null ? ", which applied our message " + ours : ", signed by another signer") + ")";
+      String detail = "resolved SETTLED by " + who.describe() + ": " + why + " (transaction " + payment.txHash()
+          + " lt " + payment.lt() + (ours != null ? ", which applied our message " + ours
+          : ", signed by another signer") + ")";
       AuditEvent audit = AuditLog.insert(c, new AuditEvent(0, null, Level.WARNING, Type.OPERATOR_RESOLUTION,
           settled.subwalletId(), settled.walletAddress(), requestId, transferId, settled.seqno(),
-          settled.messageHash(), payment.txHash(), detail), now);
+          settled.messageHash(), payment.txHash(), detail).by(who.by(), who.approver()), now);
       return resolved(c, settled, audit, settlement(settled, SettlementStatus.SETTLED, payment, null, now), who, why,
           now);
     });
@@ -87,8 +95,14 @@ public final class Resolutions {
    */
   public ResolutionResult fail(String requestId, String transferId, NonPaymentEvidence evidence, String acknowledged,
       String operator, String note) {
+    return fail(requestId, transferId, evidence, acknowledged, Resolver.alone(Actor.named(operator), note));
+  }
+
+  /** {@link #fail(String, String, NonPaymentEvidence, String, String, String)} by {@code resolver} (and their approver). */
+  public ResolutionResult fail(String requestId, String transferId, NonPaymentEvidence evidence, String acknowledged,
+      Resolver resolver) {
     String ack = Checks.hashOrNull(acknowledged, "acknowledged");
-    return resolve("FAILED", requestId, transferId, operator, note, (c, transfer, who, why, now) -> {
+    return resolve("FAILED", requestId, transferId, resolver, (c, transfer, who, why, now) -> {
       List<ChainPayment> unaccounted = new ArrayList<>();
       for (ChainPayment match : evidence.matches()) {
         if (claimants(c, match.txHash(), transfer).size() < match.payingOutMessages()) {
@@ -99,7 +113,7 @@ public final class Resolutions {
       if (refusal != null) {
         return new Unproven(transfer, refusal);
       }
-      String reason = LedgerSql.truncate("resolved FAILED by " + who + ": " + why);
+      String reason = LedgerSql.truncate("resolved FAILED by " + who.names() + ": " + why);
       TransferRow failed = LedgerSql.query(c, "update payout_transfers set status = 'FAILED', reason = ?,"
               + " updated_at = ?, settled_at = ? where request_id = ? and transfer_id = ? returning "
               + LedgerRows.TRANSFER_COLUMNS,
@@ -107,11 +121,12 @@ public final class Resolutions {
       String proof = ack == null
           ? "no transaction pays " + transfer.amountNano() + " nanotons to " + transfer.destination()
           : "transaction " + ack + " pays " + transfer.amountNano() + " nanotons to " + transfer.destination()
-              + " and " + who + " acknowledged that it pays something else";
+              + " and " + who.by().name() + " acknowledged that it pays something else";
       AuditEvent audit = AuditLog.insert(c, new AuditEvent(0, null, Level.WARNING, Type.OPERATOR_RESOLUTION,
           failed.subwalletId(), failed.walletAddress(), requestId, transferId, failed.seqno(), failed.messageHash(),
-          ack, LedgerSql.truncate(reason + " (chain evidence: " + evidence.describe() + "; " + proof + "; was: "
-              + transfer.reason() + ")")), now);
+          ack, LedgerSql.truncate("resolved FAILED by " + who.describe() + ": " + why + " (chain evidence: "
+              + evidence.describe() + "; " + proof + "; was: " + transfer.reason() + ")"))
+          .by(who.by(), who.approver()), now);
       return resolved(c, failed, audit, settlement(failed, SettlementStatus.FAILED, null, reason, now), who, why, now);
     });
   }
@@ -148,18 +163,20 @@ public final class Resolutions {
 
   /** What a resolution does once its transfer is locked and known to await one. */
   private interface Decision {
-    ResolutionResult apply(Connection c, TransferRow transfer, String who, String why, Instant now)
+    ResolutionResult apply(Connection c, TransferRow transfer, Resolver who, String why, Instant now)
         throws SQLException;
   }
 
   /**
-   * One resolution, in one transaction: the operator and note checked, the transfer locked,
-   * refused unless it is RECONCILIATION_REQUIRED, then {@code decision}; the outcome is logged.
+   * One resolution, in one transaction: the note checked, the transfer locked, refused unless it is
+   * RECONCILIATION_REQUIRED, and under the two-person rule unless its approval is still open and the
+   * approver is not who asked (the approval row stays locked, so it lets one resolution through);
+   * then {@code decision}, and the approval marked with the resolution's audit row. The outcome is logged.
    */
-  private ResolutionResult resolve(String outcome, String requestId, String transferId, String operator, String note,
+  private ResolutionResult resolve(String outcome, String requestId, String transferId, Resolver resolver,
       Decision decision) {
-    String who = LedgerSql.truncate(Checks.nonBlank(operator, "operator").strip());
-    String why = LedgerSql.truncate(Checks.nonBlank(note, "note").strip());
+    String who = resolver.describe();
+    String why = LedgerSql.truncate(Checks.nonBlank(resolver.note(), "note").strip());
     Instant now = sql.now();
     ResolutionResult result = sql.transaction(outcome + " " + requestId + "/" + transferId + " by resolution", c -> {
       TransferRow transfer = lock(c, requestId, transferId);
@@ -169,7 +186,21 @@ public final class Resolutions {
       if (transfer.status() != TransferStatus.RECONCILIATION_REQUIRED) {
         return new NotReconcilable(transfer);
       }
-      return decision.apply(c, transfer, who, why, now);
+      Approval approval = resolver.approval();
+      if (approval != null) {
+        if (!approval.requestId().equals(requestId) || !approval.transferId().equals(transferId)) {
+          throw new IllegalArgumentException(approval.describe() + " is not about " + requestId + "/" + transferId);
+        }
+        String refusal = Approvals.refusal(c, approval.id(), resolver.approver(), now);
+        if (refusal != null) {
+          return new NotApproved(transfer, refusal);
+        }
+      }
+      ResolutionResult decided = decision.apply(c, transfer, resolver, why, now);
+      if (approval != null && decided instanceof Resolved r) {
+        Approvals.markApproved(c, approval.id(), resolver.approver(), r.audit().id(), now);
+      }
+      return decided;
     });
     logResult(outcome, requestId, transferId, who, result);
     return result;
@@ -177,8 +208,9 @@ public final class Resolutions {
 
   /** The transfer's second settlement, carrying the resolution, queued in the outbox with the audit row. */
   private static Resolved resolved(Connection c, TransferRow transfer, AuditEvent audit, Settlement settlement,
-      String who, String why, Instant now) throws SQLException {
-    Settlement resolved = settlement.resolvedBy(new Resolution(who, why, audit.id(), now));
+      Resolver who, String why, Instant now) throws SQLException {
+    Settlement resolved = settlement.resolvedBy(new Resolution(who.by().name(), why, audit.id(), now,
+        who.approver() == null ? null : who.approver().name()));
     queue(c, transfer, audit, resolved, now);
     return new Resolved(transfer, audit, resolved);
   }
@@ -247,7 +279,8 @@ public final class Resolutions {
               + " operator={} audit={}", outcome, r.transfer().subwalletId(), requestId, transferId,
           r.transfer().seqno(), r.transfer().txHash(), operator, r.audit().id());
     } else {
-      String why = result instanceof Unproven u ? u.missing() : result instanceof Refused x ? x.why() : "";
+      String why = result instanceof Unproven u ? u.missing() : result instanceof Refused x ? x.why()
+          : result instanceof NotApproved n ? n.why() : "";
       log.info("resolution not recorded outcome={} request={} transfer={} operator={} result={} why={}", outcome,
           requestId, transferId, operator, result.getClass().getSimpleName(), why);
     }

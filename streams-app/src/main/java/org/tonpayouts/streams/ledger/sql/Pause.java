@@ -9,18 +9,22 @@ import java.time.Instant;
  * ({@code subwalletId} null) or one subwallet, and maybe lifted it since.
  *
  * @param subwalletId the paused subwallet; null: the whole deployment
+ * @param pausedFrom the address the pause was set from (admin API caller); null when unknown
  * @param liftedAt when the pause was lifted; null while it is active
+ * @param liftedFrom the address the pause was lifted from; null while active or when unknown
  */
-public record Pause(long id, Long subwalletId, Instant pausedAt, String pausedBy, String reason, Instant liftedAt,
-                    String liftedBy, String liftReason) {
+public record Pause(long id, Long subwalletId, Instant pausedAt, String pausedBy, String pausedFrom, String reason,
+                    Instant liftedAt, String liftedBy, String liftedFrom, String liftReason) {
 
   /** The columns {@link #read} expects. */
-  public static final String COLUMNS = "id, subwallet_id, paused_at, paused_by, reason, lifted_at, lifted_by, lift_reason";
+  public static final String COLUMNS = "id, subwallet_id, paused_at, paused_by, paused_from, reason, lifted_at,"
+      + " lifted_by, lifted_from, lift_reason";
 
   public static Pause read(ResultSet rs) throws SQLException {
     return new Pause(rs.getLong("id"), LedgerSql.nullableLong(rs, "subwallet_id"), LedgerSql.instant(rs, "paused_at"),
-        rs.getString("paused_by"), rs.getString("reason"), LedgerSql.instant(rs, "lifted_at"),
-        rs.getString("lifted_by"), rs.getString("lift_reason"));
+        rs.getString("paused_by"), rs.getString("paused_from"), rs.getString("reason"),
+        LedgerSql.instant(rs, "lifted_at"), rs.getString("lifted_by"), rs.getString("lifted_from"),
+        rs.getString("lift_reason"));
   }
 
   public boolean active() {
