@@ -1,6 +1,7 @@
 package org.tonpayouts.poller;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -10,14 +11,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.BlockId;
 import org.tonpayouts.ton.api.BlockTransactions;
 import org.tonpayouts.ton.api.ChainTransaction;
+import org.tonpayouts.ton.api.Failures;
 import org.tonpayouts.ton.api.MasterchainInfo;
+import org.tonpayouts.ton.api.NotFoundException;
 import org.tonpayouts.ton.api.TonApi;
 
 /**
@@ -51,6 +56,10 @@ final class BlockFeed {
   static final int MAX_BLOCKS_BEHIND = 64;
   /** How long reads may keep failing before the feed stops vouching for wallets (they get scanned). */
   private static final long UNHEALTHY_AFTER_MS = 3_000;
+  /** How long the feed stands down when the provider does not serve a method it needs. */
+  static final Duration STAND_DOWN = Duration.ofMinutes(10);
+  /** The methods only the feed calls: a 404 to one of them means the provider lacks it. */
+  private static final Set<String> FEED_METHODS = Set.of("shards", "getBlockTransactionsExt");
   /** How long reads may keep failing before the feed gives up catching up and restarts from the tops. */
   private static final long RESTART_AFTER_MS = 30_000;
 
@@ -59,6 +68,8 @@ final class BlockFeed {
   private final Clock clock;
   private final PollerSettings settings;
   private final PollerMetrics metrics;
+  /** Failing block reads: one line when they start and stop failing, one a minute between (not one per block). */
+  private final OutageLog blockReads;
 
   /** Newest shard block read, per shard; null until started (or after a gap). */
   private Map<ShardKey, Long> positions;
@@ -71,6 +82,8 @@ final class BlockFeed {
   private long nextIndex = 1;
   private CompletableFuture<Progress> inFlight;
   private long failingSinceMs = -1;
+  /** Until when the feed is off because the provider lacks one of its methods; null while it runs. */
+  private Instant standingDownUntil;
 
   /** What a step left: the masterchain block it read up to, and the newest block index kept. */
   record Progress(MasterchainInfo masterchain, long newestIndex) {}
@@ -91,10 +104,13 @@ final class BlockFeed {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.blockReads = new OutageLog(log, "block feed reads", clock);
   }
 
-  boolean enabled() {
-    return !settings.feedRetention().isZero();
+  /** On, and not standing down: the wallets it covers need no scan of their own. */
+  synchronized boolean enabled() {
+    return !settings.feedRetention().isZero() && (standingDownUntil == null
+        || !clock.instant().isBefore(standingDownUntil));
   }
 
   /**
@@ -118,15 +134,39 @@ final class BlockFeed {
     long now = clock.millis();
     if (error == null) {
       failingSinceMs = -1;
+      blockReads.succeeded();
+    } else if (Failures.cause(error) instanceof NotFoundException missing && FEED_METHODS.contains(missing.method())) {
+      standDown(missing);
     } else {
       if (failingSinceMs < 0) {
         failingSinceMs = now;
       }
-      log.warn("block feed read failed masterchain={} error={} failingForMs={}", info.seqno(),
-          WalletScanner.rootMessage(error), now - failingSinceMs);
+      blockReads.failed("masterchain=" + info.seqno() + " error=" + WalletScanner.rootMessage(error));
     }
     forgetOld(clock.instant());
     return new Progress(info, newestIndex());
+  }
+
+  /**
+   * The provider answers 404 to a method the feed needs: it does not serve it (not every
+   * toncenter-compatible provider has {@code getBlockTransactionsExt}), and asking again every
+   * block only costs a request and a failure each time. The feed stops for {@link #STAND_DOWN}
+   * (wallets are scanned one by one, as with the feed off), then tries again from the tops.
+   */
+  private void standDown(NotFoundException missing) {
+    boolean first = standingDownUntil == null;
+    standingDownUntil = clock.instant().plus(STAND_DOWN);
+    positions = null;
+    continuousSince = null;
+    failingSinceMs = -1;
+    String line = "block feed standing down until {}: the TON API answers 404 to {} (a provider that does not serve"
+        + " it); every watched wallet is scanned on its own meanwhile, and the feed tries again then";
+    if (first) {
+      log.warn(line, standingDownUntil, missing.method());
+    } else {
+      log.info(line, standingDownUntil, missing.method());
+    }
+    metrics.feedStoodDown();
   }
 
   /** Reads the shard blocks new since the last step, up to masterchain block {@code info}. */

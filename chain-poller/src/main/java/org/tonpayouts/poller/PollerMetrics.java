@@ -16,9 +16,11 @@ public final class PollerMetrics {
   public static final String ROUNDS = "poller.rounds";
   public static final String WALLET_POLLS = "poller.wallet.polls";
   public static final String WALLET_POLL_FAILURES = "poller.wallet.poll_failures";
+  public static final String FEED_STAND_DOWNS = "poller.feed.stand_downs";
 
   private final MeterRegistry registry;
   private final Counter walletPollFailures;
+  private final Counter feedStandDowns;
 
   public PollerMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -27,6 +29,9 @@ public final class PollerMetrics {
     walletObserved("scan", 0);
     walletPollFailures = Counter.builder(WALLET_POLL_FAILURES)
         .description("Wallet polls that failed or missed the round's deadline (retried next round)").register(registry);
+    feedStandDowns = Counter.builder(FEED_STAND_DOWNS)
+        .description("Times the block feed stood down because the TON API does not serve a method it needs")
+        .register(registry);
   }
 
   /** Metrics kept in memory only (tests, tools). */
@@ -66,6 +71,10 @@ public final class PollerMetrics {
 
   public void walletPollFailed() {
     walletPollFailures.increment();
+  }
+
+  public void feedStoodDown() {
+    feedStandDowns.increment();
   }
 
   /** API calls of {@code method} so far. */

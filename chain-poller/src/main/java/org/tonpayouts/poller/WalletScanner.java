@@ -1,5 +1,6 @@
 package org.tonpayouts.poller;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
@@ -39,6 +41,8 @@ final class WalletScanner {
   private final TonApi api;
   private final PollerSettings settings;
   private final PollerMetrics metrics;
+  /** A node that stays away fails every wallet's read every round: one line when it starts and stops, one a minute between. */
+  private final OutageLog stateReads;
   /** Scans cut short by their page budget, by wallet address (raw), to go on with next round. */
   private final Map<String, ScanProgress> progress = new ConcurrentHashMap<>();
 
@@ -76,7 +80,8 @@ final class WalletScanner {
     }
   }
 
-  WalletScanner(TonApi api, PollerSettings settings, PollerMetrics metrics) {
+  WalletScanner(TonApi api, PollerSettings settings, PollerMetrics metrics, Clock clock) {
+    this.stateReads = new OutageLog(log, "wallet state reads", clock);
     this.api = Objects.requireNonNull(api, "api");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -106,10 +111,14 @@ final class WalletScanner {
   /** The wallet's synced state; a failed read is logged and leaves the round without one. */
   private CompletableFuture<WalletSnapshot> readState(WatchedWallet wallet, TonAddress address) {
     metrics.apiCall("getAddressInformation");
-    return api.getWalletSnapshot(address).exceptionally(e -> {
-      log.warn("wallet state read failed subwallet={} wallet={} error={}", wallet.subwalletId(), address.toRaw(),
-          rootMessage(e));
-      return null;
+    String key = "subwallet=" + wallet.subwalletId() + " wallet=" + address.toRaw();
+    return api.getWalletSnapshot(address).handle((snapshot, e) -> {
+      if (e != null) {
+        stateReads.failed(key, rootMessage(e));
+        return null;
+      }
+      stateReads.succeeded(key);
+      return snapshot;
     });
   }
 

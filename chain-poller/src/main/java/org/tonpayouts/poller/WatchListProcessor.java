@@ -24,6 +24,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.runtime.wakeup.PacedPunctuations;
 import org.tonpayouts.runtime.wakeup.StreamThreadWaker;
 import org.tonpayouts.runtime.wakeup.StreamThreads;
@@ -56,6 +57,9 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private static final Duration HOUSEKEEPING_INTERVAL = Duration.ofSeconds(10);
 
   private final Clock clock;
+  /** A node that stays away or lags fails every round: logged when it starts and stops, and once a minute between. */
+  private final OutageLog masterchainReads;
+  private final OutageLog walletPolls;
   private final PollerSettings settings;
   private final PollerMetrics metrics;
   private final WalletScanner scanner;
@@ -115,7 +119,9 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     this.settings = Objects.requireNonNull(settings, "settings");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.listener = Objects.requireNonNull(listener, "listener");
-    this.scanner = new WalletScanner(Objects.requireNonNull(api, "api"), settings, metrics);
+    this.scanner = new WalletScanner(Objects.requireNonNull(api, "api"), settings, metrics, clock);
+    this.masterchainReads = new OutageLog(log, "masterchain reads", clock);
+    this.walletPolls = new OutageLog(log, "wallet polls", clock);
   }
 
   @Override
@@ -264,10 +270,13 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private void onMasterchain(MasterchainInfo info, Throwable error) {
     boolean poll = roundsWithoutPoll >= settings.fallbackRounds();
     if (error != null) {
-      log.warn("masterchain read failed error={}", WalletScanner.rootMessage(error));
-    } else if (info.seqno() != lastMasterchainSeqno) {
-      lastMasterchainSeqno = info.seqno();
-      poll = true;
+      masterchainReads.failed(WalletScanner.rootMessage(error));
+    } else {
+      masterchainReads.succeeded();
+      if (info.seqno() != lastMasterchainSeqno) {
+        lastMasterchainSeqno = info.seqno();
+        poll = true;
+      }
     }
     if (!poll) {
       metrics.round("idle");
@@ -374,11 +383,16 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   }
 
   private WalletObservation outcome(WatchedWallet wallet, CompletableFuture<WalletObservation> call) {
+    String subwallet = "subwallet=" + wallet.subwalletId();
     try {
-      return call.getNow(null);
+      WalletObservation observation = call.getNow(null);
+      if (observation != null) {
+        walletPolls.succeeded(subwallet);
+      }
+      return observation;
     } catch (RuntimeException e) {
       metrics.walletPollFailed();
-      log.warn("wallet poll failed subwallet={} error={}", wallet.subwalletId(), WalletScanner.rootMessage(e));
+      walletPolls.failed(subwallet, WalletScanner.rootMessage(e));
       return null;
     }
   }

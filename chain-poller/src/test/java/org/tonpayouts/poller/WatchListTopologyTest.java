@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -719,6 +720,47 @@ class WatchListTopologyTest {
 
       assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
       assertThat(scans()).as("t is from before the restart: scanned").isGreaterThan(before);
+    }
+
+    /**
+     * A provider without {@code getBlockTransactionsExt} (404): the feed stands down for a while
+     * instead of failing at every block with a warning each, the wallets are scanned meanwhile, and
+     * the feed tries again once the stand-down is over.
+     */
+    @Test
+    void shouldStandDownWhileTheProviderDoesNotServeBlockReadsAndScanTheWalletsMeanwhile() {
+      devnet.faults().withhold(Set.of("getBlockTransactionsExt"));
+      long sub = 1109;
+      devnet.fund(wallets.address(sub), 5 * TON);
+      SignedTransfer t = sign(sub, 0, BOB, TON);
+      send(api, t);
+      watch(submission(t, "req-no-feed", clock.instant()));
+      double before = scans();
+
+      round();
+      round();
+
+      assertThat(confirmations.readValue().status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+      assertThat(scans()).as("scanned while the feed stands down").isGreaterThan(before);
+      assertThat(metrics.count(PollerMetrics.FEED_STAND_DOWNS)).isEqualTo(1);
+      double blockReads = metrics.apiCalls("getBlockTransactionsExt");
+      for (int i = 0; i < 3; i++) {
+        devnet.produceBlock();
+        round();
+      }
+      assertThat(metrics.apiCalls("getBlockTransactionsExt")).as("not asked again at every block").isEqualTo(blockReads);
+
+      devnet.faults().withhold(Set.of());
+      clock.advance(BlockFeed.STAND_DOWN);
+      SignedTransfer next = sign(sub, 1, ALICE, TON);
+      watch(submission(next, "req-feed-back", clock.instant())); // rounds run while something is watched
+      round(); // the feed starts again from the tops
+      send(api, next); // a block with a transaction to read
+      round();
+
+      assertThat(metrics.apiCalls("getBlockTransactionsExt")).as("tried again after the stand-down")
+          .isGreaterThan(blockReads);
+      assertThat(metrics.count(PollerMetrics.FEED_STAND_DOWNS)).isEqualTo(1);
     }
   }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -173,6 +174,9 @@ public final class Faults {
   private final java.util.Map<String, Integer> inLatency = new java.util.HashMap<>();
 
   /** No faults; decisions drawn from a generator seeded with 0. */
+  /** Methods answered 404 as if this node did not serve them. */
+  private Set<String> withheld = Set.of();
+
   public Faults() {
     this(0);
   }
@@ -214,9 +218,25 @@ public final class Faults {
     return this;
   }
 
-  /** Turns every fault off. */
+  /** Turns every fault off (methods withheld are served again). */
   public synchronized Faults clear() {
+    withheld = Set.of();
     return apply(Settings.none());
+  }
+
+  /**
+   * Answers {@code methods} 404 "Not Found", as a provider that does not serve them does (some
+   * toncenter-compatible providers have no {@code getBlockTransactionsExt}); empty serves every
+   * method again.
+   */
+  public synchronized Faults withhold(Set<String> methods) {
+    withheld = Set.copyOf(methods);
+    return this;
+  }
+
+  /** True when {@code method} is withheld (see {@link #withhold}). */
+  public synchronized boolean withheld(String method) {
+    return withheld.contains(method);
   }
 
   /** Restarts the decision sequence from {@code seed}. */

@@ -197,11 +197,11 @@ public final class ApiServer implements AutoCloseable {
         id = body.get("id");
         JsonNode p = body.get("params");
         params = p != null && p.isObject() ? (ObjectNode) p : JSON.objectNode();
-        if (!ToncenterMethods.exists(name)) {
+        if (!ToncenterMethods.exists(name) || faults.withheld(name)) {
           throw new ApiException(422, "Unknown method");
         }
       } else {
-        if (!ToncenterMethods.exists(name)) {
+        if (!ToncenterMethods.exists(name) || faults.withheld(name)) {
           throw new ApiException(404, "Not Found");
         }
         params = requestParams(exchange);

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.schemas.TransferRequest;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
@@ -75,6 +76,8 @@ public final class IssuingRound {
   private final PayoutMetrics metrics;
   private final SendRecorder sends;
   private final PauseWatch pauses;
+  /** While the node is away every wallet's read fails every round: a line when that starts and ends, one a minute between. */
+  private final OutageLog walletReads;
 
   /**
    * @param pauses the operators' pauses as last read: a covered wallet gets no new message (the
@@ -90,6 +93,7 @@ public final class IssuingRound {
     this.metrics = metrics;
     this.sends = sends;
     this.pauses = pauses;
+    this.walletReads = new OutageLog(log, "wallet reads (issuing deferred)", clock);
   }
 
   public List<IssueOutcome> run(List<IssueTask> given) {
@@ -231,10 +235,11 @@ public final class IssuingRound {
         String why = p.read.isDone() ? "wallet read failed: " + causeOf(p.read) : "wallet read timed out";
         p.read.cancel(false);
         outcomes.add(new Deferred(task, why));
-        log.warn("wallet read deferred subwallet={} request={} transfer={} reason={}", task.subwalletId(),
-            task.requestId(), task.transferId(), why);
+        walletReads.failed("subwallet=" + task.subwalletId(), "request=" + task.requestId() + " transfer="
+            + task.transferId() + " reason=" + why);
         continue;
       }
+      walletReads.succeeded("subwallet=" + task.subwalletId());
       WalletSnapshot snapshot = p.read.join();
       int attempt = p.history.attempts() + 1;
       SeqnoGuard.Verdict verdict = SeqnoGuard.check(snapshot, p.history.boundSeqno(), task.floor());
