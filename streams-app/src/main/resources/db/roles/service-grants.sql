@@ -11,3 +11,5 @@ grant select, insert, update on payout_requests, payout_transfers, ton_transacti
 grant select, insert on audit_log, operator_pauses to ${service};
 grant update (published_at) on audit_log to ${service};
 grant update (lifted_at, lifted_by, lift_reason) on operator_pauses to ${service};
+-- the spend caps (V16): buckets are a ring overwritten in place, holds are kept once passed
+grant select, insert, update on spend_buckets, spend_holds to ${service};
