@@ -32,7 +32,7 @@ import picocli.CommandLine;
         "The token comes from PAYOUTS_ADMIN_TOKEN, or the file given by --token-file or PAYOUTS_ADMIN_TOKEN_FILE."},
     subcommands = {AdminCommand.Request.class, AdminCommand.Wallet.class, AdminCommand.Reconciliation.class,
         AdminCommand.Resolve.class, AdminPauseCommands.Pause.class, AdminPauseCommands.Resume.class,
-        AdminPauseCommands.Pauses.class})
+        AdminPauseCommands.Pauses.class, AdminHoldCommands.Holds.class})
 public final class AdminCommand {
   static final String URL_ENV = "PAYOUTS_ADMIN_URL";
   static final String DEFAULT_URL = "http://localhost:8090";
