@@ -543,7 +543,7 @@ public final class PayoutsConfig extends AbstractConfig {
   public static final String SPEND_CAP_WALLET_CONFIG = "spend.cap.wallet";
   private static final String SPEND_CAP_WALLET_DOC =
       "Rolling caps on what one subwallet may sign away: comma-separated <window>:<nanotons>, the window a whole"
-          + " number with s, m, h or d from 1m to 31d, e.g. 1h:500000000000,24h:5000000000000. A transfer counts once,"
+          + " number with m, h or d from 1m to 31d, e.g. 1h:500000000000,24h:5000000000000. A transfer counts once,"
           + " from its first signed message, whatever its outcome. A transfer that would take a window over its cap"
           + " is not signed: it waits (admin API GET /admin/holds, the wallet view, a WARNING SPEND_CAP_HELD audit"
           + " event) until the window has room or an operator releases it, and the wallet's later transfers wait"
