@@ -67,7 +67,8 @@ public final class SpendCapList {
     return caps.stream().map(SpendCap::toString).collect(Collectors.joining(","));
   }
 
-  static String formatWindow(Duration window) {
+  /** A window as configured: {@code 1d}, {@code 6h}, {@code 90m}. */
+  public static String formatWindow(Duration window) {
     long s = window.getSeconds();
     if (s % 86_400 == 0) {
       return s / 86_400 + "d";

@@ -121,10 +121,10 @@ final class AdminViews {
                   Instant freesAt, Instant heldAt, Instant checkedAt, Instant releasedAt, String releasedBy,
                   String releaseReason, Instant passedAt) {
     static HoldView of(org.tonpayouts.streams.ledger.caps.SpendHold h) {
-      long s = h.windowSeconds();
-      String window = s % 86_400 == 0 ? s / 86_400 + "d" : s % 3_600 == 0 ? s / 3_600 + "h" : s / 60 + "m";
+      String window = org.tonpayouts.runtime.caps.SpendCapList.formatWindow(
+          java.time.Duration.ofSeconds(h.windowSeconds()));
       return new HoldView(h.requestId(), h.transferId(), h.subwalletId(), h.walletAddress(), h.amountNano(),
-          h.capScope(), window, s, h.capNano(), h.spentNano(), h.freesAt(), h.heldAt(), h.checkedAt(), h.releasedAt(),
+          h.capScope(), window, h.windowSeconds(), h.capNano(), h.spentNano(), h.freesAt(), h.heldAt(), h.checkedAt(), h.releasedAt(),
           h.releasedBy(), h.releaseReason(), h.passedAt());
     }
   }

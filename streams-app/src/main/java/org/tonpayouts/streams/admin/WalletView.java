@@ -80,8 +80,7 @@ final class WalletView {
 
   /** One transfer per wallet can be held: the wallet's next; the ones after it wait in its queue. */
   private AdminViews.HoldView held(long subwalletId) {
-    return ledger.holds().forSubwallet(subwalletId, 5).stream().filter(h -> h.waiting()).findFirst()
-        .map(AdminViews.HoldView::of).orElse(null);
+    return ledger.holds().waitingFor(subwalletId).map(AdminViews.HoldView::of).orElse(null);
   }
 
   private AdminViews.PauseView paused(long subwalletId) {

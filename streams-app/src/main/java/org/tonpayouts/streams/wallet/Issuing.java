@@ -99,7 +99,7 @@ final class Issuing {
           p.why());
       wallets.index().defer(key, wallets.now().plus(PAUSED_RETRY));
     } else if (outcome instanceof IssueOutcome.Capped capped) {
-      log.info("wallet held by a spend cap subwallet={} request={} transfer={} retry_at={} detail={}", key,
+      log.debug("wallet held by a spend cap subwallet={} request={} transfer={} retry_at={} detail={}", key,
           task.requestId(), task.transferId(), capped.retryAt(), capped.why());
       Instant earliest = wallets.now().plus(DEFER);
       wallets.index().defer(key, capped.retryAt().isAfter(earliest) ? capped.retryAt() : earliest);

@@ -210,4 +210,20 @@ class SpendCapsTest {
     assertThat(ledger.intents().record(first("free", SUBWALLET, WALLET, 1))).isInstanceOf(Recorded.class);
     assertThat(db.queryLong("select count(*) from spend_buckets")).isZero();
   }
+
+  @Test
+  void shouldForgetAHoldWhoseTransferEndedWithoutAMessage() {
+    Ledger ledger = ledgerWith(List.of(new SpendCap(Duration.ofHours(1), 1_000_000_000L)), List.of());
+    Intent held = first("poor", SUBWALLET, WALLET, 1);
+    assertThat(refused(ledger.intents().record(held)).refusal()).isEqualTo(Refusal.CAPPED);
+    assertThat(ledger.holds().waitingCount()).isEqualTo(1);
+
+    // its wallet's next try finds the wallet cannot pay it: failed before signing
+    ledger.transfers().failBeforeSigning(held.request(), held.origin(), WALLET, 0, "insufficient balance");
+
+    assertThat(ledger.holds().waiting(10)).isEmpty();
+    assertThat(ledger.holds().waitingCount()).isZero();
+    assertThat(ledger.holds().waitingFor(SUBWALLET)).isEmpty();
+    assertThat(ledger.holds().release("poor", "t-0", "alice", "too late")).isInstanceOf(HoldRelease.NotHeld.class);
+  }
 }

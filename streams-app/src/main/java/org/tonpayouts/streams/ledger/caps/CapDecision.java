@@ -3,6 +3,7 @@ package org.tonpayouts.streams.ledger.caps;
 import java.math.BigInteger;
 import java.time.Instant;
 import org.tonpayouts.runtime.caps.SpendCap;
+import org.tonpayouts.runtime.caps.SpendCapList;
 
 /** What the spend caps make of a transfer's first message: it may be recorded, or it is held. */
 public sealed interface CapDecision {
@@ -27,9 +28,9 @@ public sealed interface CapDecision {
 
     /** The refusal's detail, for logs, the admin API and the audit event. */
     public String describe(long subwalletId) {
-      String over = scope.owner(subwalletId) + " cap of " + cap.capNano() + " nanotons per " + cap
-          .toString().substring(0, cap.toString().indexOf(':')) + ": " + spent + " spent in the window, this transfer"
-          + " needs " + amountNano;
+      String over = scope.owner(subwalletId) + " cap of " + cap.capNano() + " nanotons per "
+          + SpendCapList.formatWindow(cap.window()) + ": " + spent + " spent in the window, this transfer needs "
+          + amountNano;
       return over + (freesAt == null
           ? "; its amount alone is over the cap: it waits for an operator's release (POST /admin/holds/.../release)"
           : "; the window has room from " + freesAt + " (or an operator releases it)");

@@ -16,6 +16,14 @@ import org.tonpayouts.streams.ledger.sql.LedgerSql;
  * WARNING {@code SPEND_CAP_RELEASED} in the audit log, in one transaction.
  */
 public final class SpendHolds {
+  /**
+   * A hold still waiting: its transfer not signed yet and still open (a held transfer can also end
+   * without a message, e.g. failed before signing when its wallet cannot pay it: its hold is moot).
+   */
+  private static final String WAITING = "passed_at is null and exists (select 1 from payout_transfers t"
+      + " where t.request_id = spend_holds.request_id and t.transfer_id = spend_holds.transfer_id"
+      + " and t.status = 'OPEN')";
+
   private final LedgerSql sql;
 
   public SpendHolds(LedgerSql sql) {
@@ -25,19 +33,20 @@ public final class SpendHolds {
   /** The holds still waiting, oldest first. */
   public List<SpendHold> waiting(int limit) {
     return sql.run("read the spend holds", c -> LedgerSql.query(c, "select " + SpendHold.COLUMNS + " from spend_holds"
-        + " where passed_at is null order by held_at, request_id, transfer_id limit ?", SpendHold::read, limit));
+        + " where " + WAITING + " order by held_at, request_id, transfer_id limit ?", SpendHold::read, limit));
   }
 
   /** How many holds wait, for the gauge. */
   public long waitingCount() {
     return sql.run("count the spend holds", c -> LedgerSql.query(c,
-        "select count(*) from spend_holds where passed_at is null", rs -> rs.getLong(1)).get(0));
+        "select count(*) from spend_holds where " + WAITING, rs -> rs.getLong(1)).get(0));
   }
 
-  /** The subwallet's holds, waiting or not, newest first. */
-  public List<SpendHold> forSubwallet(long subwalletId, int limit) {
-    return sql.run("read the subwallet's spend holds", c -> LedgerSql.query(c, "select " + SpendHold.COLUMNS
-        + " from spend_holds where subwallet_id = ? order by held_at desc limit ?", SpendHold::read, subwalletId, limit));
+  /** The subwallet's waiting hold: its next transfer (the ones after it wait in its queue); empty when none. */
+  public Optional<SpendHold> waitingFor(long subwalletId) {
+    return sql.run("read the subwallet's spend hold", c -> LedgerSql.query(c, "select " + SpendHold.COLUMNS
+        + " from spend_holds where subwallet_id = ? and " + WAITING + " order by held_at limit 1", SpendHold::read,
+        subwalletId).stream().findFirst());
   }
 
   public Optional<SpendHold> find(String requestId, String transferId) {
@@ -50,12 +59,12 @@ public final class SpendHolds {
     Instant now = sql.now();
     return sql.transaction("release the spend hold of " + requestId + "/" + transferId, c -> {
       List<SpendHold> released = LedgerSql.query(c, "update spend_holds set released_at = ?, released_by = ?,"
-              + " release_reason = ? where request_id = ? and transfer_id = ? and passed_at is null"
+              + " release_reason = ? where request_id = ? and transfer_id = ? and " + WAITING
               + " and released_at is null returning " + SpendHold.COLUMNS, SpendHold::read, now, operator, reason,
           requestId, transferId);
       if (released.isEmpty()) {
         Optional<SpendHold> existing = LedgerSql.query(c, "select " + SpendHold.COLUMNS + " from spend_holds"
-            + " where request_id = ? and transfer_id = ? and passed_at is null", SpendHold::read, requestId, transferId)
+            + " where request_id = ? and transfer_id = ? and " + WAITING, SpendHold::read, requestId, transferId)
             .stream().findFirst();
         return existing.<HoldRelease>map(HoldRelease.AlreadyReleased::new)
             .orElseGet(() -> new HoldRelease.NotHeld(requestId, transferId));
