@@ -32,11 +32,16 @@ final class SpendWindows {
     buckets.merge(bucket, amount, BigInteger::add);
   }
 
-  /** What the window holds at {@code now}. */
+  /**
+   * What the window holds at {@code now}. Buckets after the current one count too: another
+   * instance's clock a little ahead of ours wrote them, and leaving them out would under-count.
+   */
   BigInteger spent(Instant now) {
-    long current = bucketOf(cap, now);
-    return buckets.subMap(current - SLOTS + 1, true, current, true).values().stream()
-        .reduce(BigInteger.ZERO, BigInteger::add);
+    return counted(now).values().stream().reduce(BigInteger.ZERO, BigInteger::add);
+  }
+
+  private java.util.SortedMap<Long, BigInteger> counted(Instant now) {
+    return buckets.tailMap(bucketOf(cap, now) - SLOTS + 1);
   }
 
   /**
@@ -53,9 +58,8 @@ final class SpendWindows {
 
   /** When enough of the oldest spend has left the window to make {@code excess} room. */
   private Instant freesAt(BigInteger excess, Instant now) {
-    long current = bucketOf(cap, now);
     BigInteger leaving = BigInteger.ZERO;
-    for (Map.Entry<Long, BigInteger> bucket : buckets.subMap(current - SLOTS + 1, true, current, true).entrySet()) {
+    for (Map.Entry<Long, BigInteger> bucket : counted(now).entrySet()) {
       leaving = leaving.add(bucket.getValue());
       if (leaving.compareTo(excess) >= 0) {
         // bucket b stops counting once the current bucket is b + SLOTS

@@ -36,7 +36,9 @@ import org.tonpayouts.streams.ledger.sql.TransferRow;
  *
  * <p>One database transaction per batch: refuse intents of wallets an operator paused ({@link
  * PauseGate}: nothing of theirs is registered), register the requests and their transfers (a requestId
- * reused with other content is refused), bind each transfer to its seqno and count the attempt
+ * reused with other content is refused), hold a transfer's first message that would take a rolling
+ * spend window over its cap ({@link SpendCapGate}: CAPPED, its hold recorded; a later attempt is
+ * never held nor counted again), bind each transfer to its seqno and count the attempt
  * (refused unless the transfer is OPEN, has no message that may still apply, this is its next
  * attempt and within the maximum, and the seqno is the transfer's own or, for a first attempt,
  * no other transfer's), then insert the messages. The database's constraints and triggers hold
