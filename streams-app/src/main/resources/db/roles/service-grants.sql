@@ -17,3 +17,5 @@ grant update (lifted_from) on operator_pauses to ${service};
 grant select, insert on operator_approvals to ${service};
 grant update (decision, decided_by, decided_from, decided_at, decision_note, audit_id) on operator_approvals
     to ${service};
+-- the spend caps (V16): buckets are a ring overwritten in place, holds are kept once passed
+grant select, insert, update on spend_buckets, spend_holds to ${service};

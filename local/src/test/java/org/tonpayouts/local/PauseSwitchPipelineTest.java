@@ -54,17 +54,24 @@ import org.tonpayouts.ton.wallet.Subwallets;
  * are accepted and queue, but nothing new is signed, neither before nor after a restart of
  * streams-app: the ledger records no intent and devnet sees no new transaction from the wallets.
  * Once resumed, everything settles once, with consecutive seqnos and exact balances.
+ *
+ * <p>The restarted streams-app runs under a deployment spend cap with room for exactly the queued
+ * transfers: one more request then crosses it and is held (listed as a hold, no intent, nothing on
+ * chain), and settles once an operator releases it, paid once.
  */
 class PauseSwitchPipelineTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final int WALLETS = 3;
   private static final long AMOUNT = 10_000_000L;
+  /** The restarted app's deployment cap: the queued transfers fit (2 per wallet), one more does not. */
+  private static final long DEPLOYMENT_CAP = 2 * WALLETS * AMOUNT + AMOUNT / 2;
 
   @TempDir
   Path tmp;
 
   @Test
-  void shouldStopSigningAcrossARestartWhileInFlightTransfersSettleThenPayEverythingOnce() throws Exception {
+  void shouldStopSigningAcrossARestartWhileInFlightTransfersSettleThenPayEverythingOnceAndHoldWhatCrossesACap()
+      throws Exception {
     // a broker of its own: the shared one's payout topics are read from the start by the pipeline
     // tests that follow, which would take this run's requests for their own subwallets
     try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start()) {
@@ -92,8 +99,11 @@ class PauseSwitchPipelineTest {
       Ledger ledger = new Ledger(ledgerDb, Clock.systemUTC());
       PayoutLoad inFlight = load(wallets, runId + "-flight", 1, 0);
       PayoutLoad queued = load(wallets, runId + "-queued", 2, 1);
+      PayoutLoad overCap = overCap(wallets, runId + "-over-cap");
       List<TransferRef> all = new ArrayList<>(refs(inFlight));
       all.addAll(refs(queued));
+      List<TransferRef> watched = new ArrayList<>(all);
+      watched.addAll(refs(overCap));
 
       PayoutMetrics firstMetrics = PayoutMetrics.inMemory();
       StreamsApp app = new StreamsApp(config, key.key(), api, ledgerDb, Clock.systemUTC(), firstMetrics);
@@ -101,7 +111,7 @@ class PauseSwitchPipelineTest {
       try (TonApiClient pollerApi = new TonApiClient(config.tonApi());
           ChainPoller poller = new ChainPoller(config, pollerApi, Clock.systemUTC(), PollerMetrics.inMemory(),
               new Properties());
-          SettlementWatcher watcher = SettlementWatcher.fromNow(bootstrap, Clock.systemUTC(), all)) {
+          SettlementWatcher watcher = SettlementWatcher.fromNow(bootstrap, Clock.systemUTC(), watched)) {
         app.start();
         poller.start();
         await("both apps running").atMost(DEADLINE).until(() -> app.streams().state() == KafkaStreams.State.RUNNING
@@ -128,7 +138,8 @@ class PauseSwitchPipelineTest {
         app.close();
         firstClosed = true;
         PayoutMetrics restartedMetrics = PayoutMetrics.inMemory();
-        StreamsApp restarted = new StreamsApp(config, key.key(), api, ledgerDb, Clock.systemUTC(), restartedMetrics);
+        StreamsApp restarted = new StreamsApp(capped(config), key.key(), api, ledgerDb, Clock.systemUTC(),
+            restartedMetrics);
         try (restarted) {
           restarted.start();
           await("restarted streams-app running").atMost(DEADLINE)
@@ -145,8 +156,10 @@ class PauseSwitchPipelineTest {
               .until(() -> watcher.duplicateCount(all) == 0);
           await("the gauge follows the resume").atMost(DEADLINE)
               .until(() -> gauge(restartedMetrics, "payout.paused.deployment") == 0.0);
+          verifyEachPaidOnce(ledger, devnet, wallets, watcher, inFlight, queued);
+
+          holdOverTheCapUntilReleased(bootstrap, ledger, devnet, wallets, watcher, restartedMetrics, overCap);
         }
-        verifyEachPaidOnce(ledger, devnet, wallets, watcher, inFlight, queued);
       } finally {
         if (!firstClosed) {
           app.close();
@@ -171,6 +184,56 @@ class PauseSwitchPipelineTest {
     values.put(PayoutsConfig.TRANSFER_RESEND_AFTER_MS_CONFIG, "2000");
     values.put(PayoutsConfig.PAUSE_REFRESH_MS_CONFIG, "100");
     return new PayoutsConfig(values);
+  }
+
+  /** The config with a deployment spend cap the queued transfers fill, re-checked often. */
+  private static PayoutsConfig capped(PayoutsConfig config) {
+    Map<String, Object> values = new HashMap<>(config.originals());
+    values.put(PayoutsConfig.SPEND_CAP_DEPLOYMENT_CONFIG, "1h:" + DEPLOYMENT_CAP);
+    values.put(PayoutsConfig.SPEND_CAP_RECHECK_MS_CONFIG, "100");
+    return new PayoutsConfig(values);
+  }
+
+  /** One request of the first wallet that the deployment cap, once the queued transfers filled it, holds. */
+  private static PayoutLoad overCap(WalletSet wallets, String prefix) {
+    long subwallet = wallets.subwalletIds().get(0);
+    PayoutLoad.Builder b = new PayoutLoad.Builder(false, Instant.now());
+    b.add(prefix + "-0", subwallet, List.of(new PayoutLoad.Leg("payout", TransferKind.PAYOUT,
+        wallets.recipient(wallets.recipientCount() - 1), AMOUNT)));
+    return b.build();
+  }
+
+  /**
+   * The request over the cap is held: a hold names it, no intent is recorded, its wallet's seqno
+   * stays; an operator's release lets it settle, paid once, with its wallet's next seqno.
+   */
+  private static void holdOverTheCapUntilReleased(String bootstrap, Ledger ledger, Devnet devnet, WalletSet wallets,
+      SettlementWatcher watcher, PayoutMetrics metrics, PayoutLoad overCap) throws Exception {
+    TransferRef ref = refs(overCap).get(0);
+    ExpectedTransfer expected = overCap.expected().get(0);
+    long receivedBefore = devnet.balance(expected.destination());
+    overCap.produce(bootstrap);
+    await("the transfer over the deployment cap held").atMost(DEADLINE)
+        .until(() -> ledger.holds().waiting(10).stream().anyMatch(h -> h.requestId().equals(ref.requestId())));
+    await("and retried, still held").atMost(DEADLINE)
+        .until(() -> metrics.count("payout.issuing.held_by_cap") >= 2);
+    assertThat(ledger.holds().find(ref.requestId(), ref.transferId()).orElseThrow().capScope()).isEqualTo("DEPLOYMENT");
+    assertThat(ledger.queries().attempts(ref.requestId(), ref.transferId())).as("nothing signed while held").isEmpty();
+    assertThat(devnet.seqno(wallets.address(expected.subwalletId()))).isEqualTo(3);
+
+    assertThat(ledger.holds().release(ref.requestId(), ref.transferId(),
+        org.tonpayouts.streams.ledger.audit.Actor.named("carol"), "INC-44 approved"))
+        .isInstanceOf(org.tonpayouts.streams.ledger.caps.HoldRelease.Released.class);
+    await("the released transfer settled").atMost(DEADLINE).pollInterval(Duration.ofMillis(100))
+        .until(() -> watcher.settledCount(List.of(ref)) == 1);
+    await("no second settlement").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+        .until(() -> watcher.duplicateCount(List.of(ref)) == 0);
+    assertThat(watcher.settlements(ref)).singleElement()
+        .satisfies(s -> assertThat(s.settlement().status()).isEqualTo(SettlementStatus.SETTLED));
+    assertThat(ledger.queries().attempts(ref.requestId(), ref.transferId())).singleElement()
+        .satisfies(r -> assertThat(r.seqno()).isEqualTo(3));
+    assertThat(devnet.balance(expected.destination()) - receivedBefore).as("paid once").isEqualTo(AMOUNT);
+    assertThat(ledger.holds().waiting(10)).isEmpty();
   }
 
   /** {@code perWallet} one-transfer requests per wallet, each to its own recipient. */

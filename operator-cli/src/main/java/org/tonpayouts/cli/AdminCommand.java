@@ -34,7 +34,7 @@ import picocli.CommandLine;
     subcommands = {AdminCommand.Request.class, AdminCommand.Wallet.class, AdminCommand.Reconciliation.class,
         AdminCommand.Resolve.class, AdminPauseCommands.Pause.class, AdminPauseCommands.Resume.class,
         AdminPauseCommands.Pauses.class, AdminOperatorCommands.Approvals.class,
-        AdminOperatorCommands.OperatorToken.class})
+        AdminOperatorCommands.OperatorToken.class, AdminHoldCommands.Holds.class})
 public final class AdminCommand {
   static final String URL_ENV = "PAYOUTS_ADMIN_URL";
   static final String DEFAULT_URL = "http://localhost:8090";

@@ -211,4 +211,21 @@ class AdminCommandTest {
     assertThat(badName.err()).contains("an operator name is 1 to 64 characters");
     assertThat(seen).isEmpty();
   }
+
+  @Test
+  void shouldListTheSpendCapHoldsAndReleaseOneWithWhoAndWhy() {
+    Map<String, String> env = Map.of("PAYOUTS_ADMIN_TOKEN", TOKEN);
+
+    assertThat(run(env, "holds", "list", "--limit", "20").exit()).isZero();
+    assertThat(run(env, "holds", "release", "deal 9", "t-0", "--operator", "alice", "--reason", "INC-5 approved")
+        .exit()).isZero();
+    Run withoutReason = run(env, "holds", "release", "deal-9", "t-0", "--operator", "alice");
+
+    assertThat(withoutReason.exit()).isEqualTo(2);
+    assertThat(withoutReason.err()).contains("--reason");
+    assertThat(seen).containsExactly(
+        "GET /admin/holds?limit=20 auth=Bearer " + TOKEN + " body=",
+        "POST /admin/holds/deal%209/t-0/release auth=Bearer " + TOKEN + " body={\"operator\":\"alice\","
+            + "\"reason\":\"INC-5 approved\"}");
+  }
 }

@@ -18,6 +18,8 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
+import org.tonpayouts.runtime.caps.SpendCapList;
+import org.tonpayouts.runtime.caps.SpendCaps;
 import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.keys.SecretFiles;
 import org.tonpayouts.ton.keys.WalletKey;
@@ -582,6 +584,58 @@ public final class PayoutsConfig extends AbstractConfig {
   /** {@value #ADMIN_APPROVAL_TTL_SECONDS_CONFIG}. */
   public Duration adminApprovalTtl() {
     return Duration.ofSeconds(getLong(ADMIN_APPROVAL_TTL_SECONDS_CONFIG));
+  }
+
+  // ---- issue 25: rolling spend caps, in a block of its own so keys merge cleanly ----
+  public static final String SPEND_CAP_WALLET_CONFIG = "spend.cap.wallet";
+  private static final String SPEND_CAP_WALLET_DOC =
+      "Rolling caps on what one subwallet may sign away: comma-separated <window>:<nanotons>, the window a whole"
+          + " number with m, h or d from 1m to 31d, e.g. 1h:500000000000,24h:5000000000000. A transfer counts once,"
+          + " from its first signed message, whatever its outcome. A transfer that would take a window over its cap"
+          + " is not signed: it waits (admin API GET /admin/holds, the wallet view, a WARNING SPEND_CAP_HELD audit"
+          + " event) until the window has room or an operator releases it, and the wallet's later transfers wait"
+          + " behind it. Windows are kept in sixtieths: a spend leaves a window between the window and 61/60 of it"
+          + " after it was signed. Empty: no per-wallet cap.";
+  public static final String SPEND_CAP_DEPLOYMENT_CONFIG = "spend.cap.deployment";
+  private static final String SPEND_CAP_DEPLOYMENT_DOC =
+      "Rolling caps on what all subwallets together may sign away, in the form of " + SPEND_CAP_WALLET_CONFIG + "."
+          + " Checked in the ledger under one lock for the whole deployment, so every instance obeys it exactly;"
+          + " the lock makes recordings of transfers' first messages take turns across instances. Empty: no"
+          + " deployment cap (and no lock).";
+  public static final String SPEND_CAP_RECHECK_MS_CONFIG = "spend.cap.recheck.ms";
+  private static final String SPEND_CAP_RECHECK_MS_DOC =
+      "How long a wallet whose next transfer is held by a spend cap waits at most before trying it again, in ms:"
+          + " an operator's release takes effect within about this long. Each try costs one wallet read from the TON"
+          + " API. A wallet whose window frees up sooner tries then.";
+
+  static {
+    CONFIG
+        .define(SPEND_CAP_WALLET_CONFIG, Type.STRING, "", spendCapValidator(), Importance.HIGH, SPEND_CAP_WALLET_DOC)
+        .define(SPEND_CAP_DEPLOYMENT_CONFIG, Type.STRING, "", spendCapValidator(), Importance.HIGH,
+            SPEND_CAP_DEPLOYMENT_DOC)
+        .define(SPEND_CAP_RECHECK_MS_CONFIG, Type.LONG, 5_000L, Range.between(50L, 300_000L), Importance.LOW,
+            SPEND_CAP_RECHECK_MS_DOC);
+  }
+
+  private static ConfigDef.Validator spendCapValidator() {
+    return ConfigDef.LambdaValidator.with((name, value) -> {
+      try {
+        SpendCapList.parse(name, value == null ? "" : value.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(e.getMessage());
+      }
+    }, () -> "<window>:<nanotons>[,...], window 1m..31d in m, h or d; empty: none");
+  }
+
+  /** {@value #SPEND_CAP_WALLET_CONFIG} and {@value #SPEND_CAP_DEPLOYMENT_CONFIG}. */
+  public SpendCaps spendCaps() {
+    return new SpendCaps(SpendCapList.parse(SPEND_CAP_WALLET_CONFIG, getString(SPEND_CAP_WALLET_CONFIG)),
+        SpendCapList.parse(SPEND_CAP_DEPLOYMENT_CONFIG, getString(SPEND_CAP_DEPLOYMENT_CONFIG)));
+  }
+
+  /** {@value #SPEND_CAP_RECHECK_MS_CONFIG}. */
+  public Duration spendCapRecheck() {
+    return Duration.ofMillis(getLong(SPEND_CAP_RECHECK_MS_CONFIG));
   }
 
   // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----

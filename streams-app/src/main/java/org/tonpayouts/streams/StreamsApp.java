@@ -72,7 +72,8 @@ public final class StreamsApp implements AutoCloseable {
     Optional<ServerTls> adminTls = adminAccess.isPresent() ? AdminServer.tls(config) : Optional.empty();
     prepareSchema(config, ledgerDataSource);
     this.config = config;
-    this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts(), config.clockSkewMargin());
+    this.ledger = new Ledger(ledgerDataSource, clock, config.maxAttempts(), config.clockSkewMargin(),
+        config.spendCaps());
     try {
       this.wiring = wire(config, key, api, ledger, clock, metrics, clients.threads());
     } catch (ConfigException e) {
@@ -160,7 +161,12 @@ public final class StreamsApp implements AutoCloseable {
     SendRecorder sends = new SendRecorder(ledger, sendLog, resender, metrics, config.seqnoFetchTimeout());
     PauseWatch pauses = PauseWatch.start(ledger, config.pauseRefresh(), metrics);
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
-        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts()), metrics, sends, pauses);
+        config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts(), config.spendCapRecheck()), metrics,
+        sends, pauses);
+    metrics.spendHolds(() -> ledger.holds().waitingCount());
+    if (config.spendCaps().any()) {
+      log.info("spend caps in force {} recheck_ms={}", config.spendCaps(), config.spendCapRecheck().toMillis());
+    }
     WalletIo io = new WalletIo(round, ledger, resender, sends, sendLog);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
     long indexing = System.nanoTime();

@@ -34,6 +34,8 @@ import org.tonpayouts.schemas.Json;
 import org.tonpayouts.streams.admin.AdminViews.ApprovalView;
 import org.tonpayouts.streams.admin.AdminViews.DecisionRequest;
 import org.tonpayouts.streams.admin.AdminViews.PauseRequest;
+import org.tonpayouts.streams.admin.AdminViews.ReleaseRequest;
+import org.tonpayouts.streams.ledger.caps.HoldRelease;
 import org.tonpayouts.streams.admin.AdminViews.Problem;
 import org.tonpayouts.streams.admin.AdminViews.ResolveRequest;
 import org.tonpayouts.streams.ledger.Ledger;
@@ -56,7 +58,8 @@ import org.tonpayouts.ton.wallet.Subwallets;
 /**
  * streams-app's admin API on {@code admin.port} (docs/operations.md: Admin API; {@code openapi/admin-api.yaml}):
  * a request's lifecycle, a wallet's view, the transfers waiting for a reconciliation, and their
- * resolution, under the two-person rule through approvals; the pause switch (pause, resume, the pauses in force).
+ * resolution, under the two-person rule through approvals; the pause switch (pause, resume, the pauses in force);
+ * the transfers the spend caps hold, and their release.
  * Every call needs {@code Authorization: Bearer <token>}: an operator's own token from {@code admin.operators.file}
  * (the audit log then records that operator and the caller's address), or the shared admin token (401
  * otherwise; refusals are logged, tokens never). JSON in and out; refusals say why.
@@ -75,6 +78,8 @@ public final class AdminServer implements AutoCloseable {
       "GET /admin/approvals",
       "POST /admin/approvals/{approvalId}/approve",
       "POST /admin/approvals/{approvalId}/reject",
+      "GET /admin/holds",
+      "POST /admin/holds/{requestId}/{transferId}/release",
       "GET /admin/openapi.yaml");
   public static final String OPENAPI_RESOURCE = "/openapi/admin-api.yaml";
   static final int MAX_BODY_BYTES = 64 * 1024;
@@ -247,6 +252,8 @@ public final class AdminServer implements AutoCloseable {
       case "approvals" -> p.size() == 2 && method.equals("GET") ? "approvals"
           : p.size() == 4 && method.equals("POST") && p.get(3).equals("approve") ? "approve"
           : p.size() == 4 && method.equals("POST") && p.get(3).equals("reject") ? "reject" : "unknown";
+      case "holds" -> p.size() == 2 && method.equals("GET") ? "holds"
+          : p.size() == 5 && p.get(4).equals("release") && method.equals("POST") ? "release" : "unknown";
       default -> "unknown";
     };
   }
@@ -266,6 +273,8 @@ public final class AdminServer implements AutoCloseable {
         case "approvals" -> approvals();
         case "approve" -> approve(path.get(2), exchange, caller);
         case "reject" -> reject(path.get(2), exchange, caller);
+        case "holds" -> holds(query(exchange).get("limit"));
+        case "release" -> release(path.get(2), path.get(3), exchange, caller);
         default -> Answer.problem(404, "no such endpoint: " + method + " " + exchange.getRequestURI().getRawPath()
             + "; the API: " + String.join(", ", ROUTES));
       };
@@ -312,7 +321,7 @@ public final class AdminServer implements AutoCloseable {
     return Answer.json(200, wallets.of(id));
   }
 
-  private Answer reconciliations(String limitParam) {
+  private static int limit(String limitParam) {
     int limit = 100;
     if (limitParam != null) {
       try {
@@ -324,6 +333,11 @@ public final class AdminServer implements AutoCloseable {
         throw new BadInput("limit must be 1 to 1000, got " + limit);
       }
     }
+    return limit;
+  }
+
+  private Answer reconciliations(String limitParam) {
+    int limit = limit(limitParam);
     List<AdminViews.Reconciliation> open = ledger.admin().reconciliationRequired(limit).stream()
         .map(AdminViews.Reconciliation::of).toList();
     return Answer.json(200, new AdminViews.Reconciliations(open.size(), open));
@@ -610,6 +624,35 @@ public final class AdminServer implements AutoCloseable {
         ledger.pauses().history(50).stream().map(AdminViews.PauseView::of).toList()));
   }
 
+  /** The transfers the rolling spend caps hold now, oldest first. */
+  private Answer holds(String limitParam) {
+    List<AdminViews.HoldView> waiting = ledger.holds().waiting(limit(limitParam)).stream()
+        .map(AdminViews.HoldView::of).toList();
+    return Answer.json(200, new AdminViews.Holds(waiting.size(), waiting));
+  }
+
+  /** Lets one held transfer past the spend caps once; its wallet signs it at its next try. */
+  private Answer release(String requestId, String transferId, HttpExchange exchange, Authentication caller) {
+    id(requestId, "requestId");
+    id(transferId, "transferId");
+    ReleaseRequest body = body(exchange, ReleaseRequest.class, RELEASE_SHAPE);
+    Actor operator = actor(caller, body.operator(), exchange);
+    String reason = limited(required(body.reason(), "reason"), "reason", MAX_REASON_CHARS);
+    HoldRelease result = ledger.holds().release(requestId, transferId, operator, reason);
+    if (result instanceof HoldRelease.Released released) {
+      log.warn("spend cap hold released subwallet={} request={} transfer={} amount_nano={} operator={}",
+          released.hold().subwalletId(), requestId, transferId, released.hold().amountNano(), operator.describe());
+      return Answer.json(200, new AdminViews.HoldReleased(AdminViews.HoldView.of(released.hold()),
+          AdminViews.Audit.of(released.audit())));
+    } else if (result instanceof HoldRelease.AlreadyReleased already) {
+      return Answer.problem(409, "transfer " + requestId + "/" + transferId + " was released already by "
+          + already.hold().releasedBy() + " at " + already.hold().releasedAt() + " and waits for its wallet's next"
+          + " try: nothing changed");
+    }
+    return Answer.problem(404, "no spend cap holds transfer " + requestId + "/" + transferId + ": never held, or"
+        + " its first message was recorded since (GET /admin/holds lists the holds)");
+  }
+
   /** {@code "deployment"} (null) or a subwallet id. */
   private static Long scope(String scope) {
     String value = required(scope, "scope (\"deployment\" or a subwallet id)");
@@ -657,6 +700,7 @@ public final class AdminServer implements AutoCloseable {
 
   private static final String RESOLVE_SHAPE = "{\"outcome\": \"SETTLED\"|\"FAILED\", \"txHash\": ..., \"operator\":"
       + " ..., \"reason\": ...}";
+  private static final String RELEASE_SHAPE = "{\"operator\": ..., \"reason\": ...}";
   private static final String PAUSE_SHAPE = "{\"scope\": \"deployment\"|\"<subwalletId>\", \"operator\": ...,"
       + " \"reason\": ...}";
   private static final String DECISION_SHAPE = "{\"operator\": ..., \"reason\": ...}";

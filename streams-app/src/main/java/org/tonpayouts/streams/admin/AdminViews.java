@@ -147,6 +147,34 @@ final class AdminViews {
   /** {@code GET /admin/pauses}: what is in force, and the latest pauses including lifted ones. */
   record Pauses(boolean deploymentPaused, List<PauseView> active, List<PauseView> recent) {}
 
+  /** What {@code POST /admin/holds/{requestId}/{transferId}/release} takes. */
+  record ReleaseRequest(String operator, String reason) {}
+
+  /**
+   * A transfer a rolling spend cap holds (or held): the cap that holds it (scope WALLET or
+   * DEPLOYMENT, window, cap), what the window held and the transfer needs at the latest check, when
+   * the window will have room (null: its amount alone is over the cap, only a release lets it go),
+   * and the release, if any; {@code passedAt} is when its first message was recorded.
+   */
+  record HoldView(String requestId, String transferId, long subwalletId, String walletAddress, long amountNano,
+                  String capScope, String window, long windowSeconds, long capNano, java.math.BigInteger spentNano,
+                  Instant freesAt, Instant heldAt, Instant checkedAt, Instant releasedAt, String releasedBy,
+                  String releaseReason, Instant passedAt) {
+    static HoldView of(org.tonpayouts.streams.ledger.caps.SpendHold h) {
+      String window = org.tonpayouts.runtime.caps.SpendCapList.formatWindow(
+          java.time.Duration.ofSeconds(h.windowSeconds()));
+      return new HoldView(h.requestId(), h.transferId(), h.subwalletId(), h.walletAddress(), h.amountNano(),
+          h.capScope(), window, h.windowSeconds(), h.capNano(), h.spentNano(), h.freesAt(), h.heldAt(), h.checkedAt(), h.releasedAt(),
+          h.releasedBy(), h.releaseReason(), h.passedAt());
+    }
+  }
+
+  /** {@code GET /admin/holds}: the transfers the spend caps hold now, oldest first. */
+  record Holds(int count, List<HoldView> holds) {}
+
+  /** A hold released, with its audit event. */
+  record HoldReleased(HoldView hold, Audit audit) {}
+
   /** Every refusal and error. */
   record Problem(int status, String error, Transfer transfer, PauseView pause, ApprovalView approval) {
     Problem(int status, String error, Transfer transfer) {

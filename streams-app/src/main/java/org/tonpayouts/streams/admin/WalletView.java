@@ -47,9 +47,12 @@ final class WalletView {
   /**
    * @param paused the operator's pause that stops signing for this wallet (its own, else the
    *     deployment's), as the ledger holds it now; null when nothing stops it
+   * @param held the wallet's transfer a rolling spend cap holds back (its later transfers wait behind
+   *     it), as the ledger holds it now; null when none is held
    */
   record View(long subwalletId, String walletAddress, String walletAddressFriendly, StoreState store,
-              Long ledgerHighestAppliedSeqno, ChainState chain, AdminViews.PauseView paused) {}
+              Long ledgerHighestAppliedSeqno, ChainState chain, AdminViews.PauseView paused,
+              AdminViews.HoldView held) {}
 
   private final KafkaStreams streams;
   private final Ledger ledger;
@@ -71,7 +74,13 @@ final class WalletView {
   View of(long subwalletId) throws InterruptedException {
     TonAddress address = subwallets.address(subwalletId);
     return new View(subwalletId, address.toRaw(), address.toFriendly(true, testnet), store(Topics.walletKey(subwalletId)),
-        ledger.queries().highestAppliedSeqno(address.toRaw()).orElse(null), chain(address), paused(subwalletId));
+        ledger.queries().highestAppliedSeqno(address.toRaw()).orElse(null), chain(address), paused(subwalletId),
+        held(subwalletId));
+  }
+
+  /** One transfer per wallet can be held: the wallet's next; the ones after it wait in its queue. */
+  private AdminViews.HoldView held(long subwalletId) {
+    return ledger.holds().waitingFor(subwalletId).map(AdminViews.HoldView::of).orElse(null);
   }
 
   private AdminViews.PauseView paused(long subwalletId) {

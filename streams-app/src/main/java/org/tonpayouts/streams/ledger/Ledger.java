@@ -4,12 +4,15 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
+import org.tonpayouts.runtime.caps.SpendCaps;
 import org.tonpayouts.streams.ledger.audit.AuditLog;
+import org.tonpayouts.streams.ledger.caps.SpendCapGate;
 import org.tonpayouts.streams.ledger.audit.Outbox;
 import org.tonpayouts.streams.ledger.audit.PendingSettlement;
 import org.tonpayouts.streams.ledger.operator.AdminQueries;
 import org.tonpayouts.streams.ledger.operator.Approvals;
 import org.tonpayouts.streams.ledger.operator.Pauses;
+import org.tonpayouts.streams.ledger.operator.SpendHolds;
 import org.tonpayouts.streams.ledger.operator.Resolutions;
 import org.tonpayouts.streams.ledger.record.IntentRecorder;
 import org.tonpayouts.streams.ledger.record.LedgerQueries;
@@ -35,6 +38,7 @@ import org.tonpayouts.streams.ledger.sql.LedgerSql;
  *   <li>{@link #resolutions()}, {@link #admin()}: operators' resolutions and reads (the admin API);
  *   <li>{@link #pauses()}: the pause switch, which the recording of new intents obeys;
  *   <li>{@link #approvals()}: resolutions waiting for a second operator (the two-person rule);
+ *   <li>{@link #holds()}: transfers the rolling spend caps hold back ({@code SpendCapGate}), and releases;
  *   <li>{@link #auditOutbox()}, {@link #settlementOutbox()}: what still has to reach Kafka;
  *   <li>{@link LedgerSchema}: migrations and the connection pool.
  * </ul>
@@ -58,6 +62,7 @@ public final class Ledger {
   private final AdminQueries admin;
   private final Pauses pauses;
   private final Approvals approvals;
+  private final SpendHolds holds;
   private final Outbox<org.tonpayouts.schemas.AuditRecord> auditOutbox;
   private final Outbox<PendingSettlement> settlementOutbox;
 
@@ -69,6 +74,14 @@ public final class Ledger {
    *     ({@code transfer.clock.skew.seconds}), so a verdict that skipped it is refused
    */
   public Ledger(DataSource dataSource, Clock clock, int maxAttempts, Duration expiryMargin) {
+    this(dataSource, clock, maxAttempts, expiryMargin, SpendCaps.NONE);
+  }
+
+  /**
+   * @param spendCaps the rolling caps every transfer's first message must fit in (checked when it
+   *     is recorded); {@link SpendCaps#NONE}: no check, no lock
+   */
+  public Ledger(DataSource dataSource, Clock clock, int maxAttempts, Duration expiryMargin, SpendCaps spendCaps) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
     }
@@ -76,7 +89,7 @@ public final class Ledger {
       throw new IllegalArgumentException("expiryMargin must not be negative, got " + expiryMargin);
     }
     LedgerSql sql = new LedgerSql(dataSource, clock);
-    this.intents = new IntentRecorder(sql, maxAttempts);
+    this.intents = new IntentRecorder(sql, maxAttempts, new SpendCapGate(spendCaps));
     this.transitions = new MessageTransitions(sql, maxAttempts, expiryMargin);
     this.transfers = new TransferBook(sql);
     this.queries = new LedgerQueries(sql);
@@ -87,6 +100,7 @@ public final class Ledger {
     this.admin = new AdminQueries(sql, audit);
     this.pauses = new Pauses(sql);
     this.approvals = new Approvals(sql);
+    this.holds = new SpendHolds(sql);
     this.auditOutbox = Outbox.audit(sql);
     this.settlementOutbox = Outbox.settlements(sql);
   }
@@ -147,6 +161,11 @@ public final class Ledger {
   /** Resolutions waiting for a second operator's approval. */
   public Approvals approvals() {
     return approvals;
+  }
+
+  /** Transfers the rolling spend caps hold back, and operators' releases of them. */
+  public SpendHolds holds() {
+    return holds;
   }
 
   /** Many chain verdicts in one transaction (the wallet-tx processor's path). */

@@ -46,6 +46,8 @@ public final class PayoutMetrics {
   private volatile boolean deploymentPaused;
   private volatile int pausedWallets;
   private final Counter heldByPause;
+  private final Counter heldByCap;
+  private volatile java.util.function.LongSupplier holdsWaiting = () -> 0;
   private volatile Clock clock = Clock.systemUTC();
   private volatile Duration batchIncompleteThreshold = Duration.ofMinutes(5);
 
@@ -109,6 +111,12 @@ public final class PayoutMetrics {
     heldByPause = Counter.builder("payout.issuing.held_by_pause")
         .description("Times a wallet's next transfer was not signed because an operator's pause covers the wallet")
         .register(registry);
+    heldByCap = Counter.builder("payout.issuing.held_by_cap")
+        .description("Times a wallet's next transfer was not recorded because a rolling spend cap holds it (every"
+            + " try; new holds are the SPEND_CAP_HELD audit events)").register(registry);
+    Gauge.builder("payout.caps.holds.waiting", this, m -> m.holdsWaiting.getAsLong())
+        .description("Transfers a rolling spend cap holds back, waiting for the window or an operator's release"
+            + " (read from the ledger at each scrape, the same for every instance)").register(registry);
     Gauge.builder("ton.tx.batch.incomplete", this, PayoutMetrics::incompleteBatches)
         .description("Requests with some transfers settled and others open for longer than the threshold")
         .register(registry);
@@ -144,6 +152,16 @@ public final class PayoutMetrics {
   /** A wallet's next transfer was held back by a pause. */
   public void heldByPause() {
     heldByPause.increment();
+  }
+
+  /** A wallet's next transfer was held back by a spend cap. */
+  public void heldByCap() {
+    heldByCap.increment();
+  }
+
+  /** Where the {@code payout.caps.holds.waiting} gauge reads the holds waiting (the ledger). */
+  public void spendHolds(java.util.function.LongSupplier waiting) {
+    this.holdsWaiting = waiting;
   }
 
   /** Metrics kept in memory only (tests, tools). */

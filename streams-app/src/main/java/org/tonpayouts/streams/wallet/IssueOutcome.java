@@ -32,6 +32,14 @@ public sealed interface IssueOutcome {
   record Paused(IssueTask task, String why) implements IssueOutcome {}
 
   /**
+   * A rolling spend cap holds the transfer (the ledger refused its first message): nothing was
+   * recorded or sent, the request stays at the head of the wallet's queue and the wallet's later
+   * transfers wait behind it; try again at {@code retryAt} (when the window has room, or sooner to
+   * notice an operator's release).
+   */
+  record Capped(IssueTask task, String why, Instant retryAt) implements IssueOutcome {}
+
+  /**
    * The ledger holds the transfer's outcome: decided by an earlier run whose Kafka commit was
    * lost, or just now before signing (the wallet cannot pay it). Publish it.
    *

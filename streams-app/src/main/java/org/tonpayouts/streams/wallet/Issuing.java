@@ -16,7 +16,7 @@ import org.tonpayouts.ton.address.TonAddress;
 /**
  * Hands the task's ready wallets to the instance's issuing rounds and applies what each round
  * made of a wallet when it comes back through the task's {@link Inbox}: the transfer submitted,
- * the wallet deferred or held by an operator's pause, an outcome the ledger already had, a later
+ * the wallet deferred or held by an operator's pause or a spend cap, an outcome the ledger already had, a later
  * copy of a recorded request, a refused one, or this task fenced by a newer owner of its
  * partition (then it issues nothing more). An outcome for a wallet that moved on meanwhile is
  * dropped.
@@ -98,6 +98,11 @@ final class Issuing {
       log.debug("wallet paused subwallet={} request={} transfer={} pause={}", key, task.requestId(), task.transferId(),
           p.why());
       wallets.index().defer(key, wallets.now().plus(PAUSED_RETRY));
+    } else if (outcome instanceof IssueOutcome.Capped capped) {
+      log.debug("wallet held by a spend cap subwallet={} request={} transfer={} retry_at={} detail={}", key,
+          task.requestId(), task.transferId(), capped.retryAt(), capped.why());
+      Instant earliest = wallets.now().plus(DEFER);
+      wallets.index().defer(key, capped.retryAt().isAfter(earliest) ? capped.retryAt() : earliest);
     } else if (outcome instanceof Decided d) {
       log.info("outcome found in the ledger subwallet={} request={} transfer={} status={}", key, task.requestId(),
           task.transferId(), d.transfer().status());

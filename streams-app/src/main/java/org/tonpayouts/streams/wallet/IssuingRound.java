@@ -65,8 +65,14 @@ import org.tonpayouts.ton.wallet.TransferSigner;
 public final class IssuingRound {
   private static final Logger log = LoggerFactory.getLogger(IssuingRound.class);
 
-  /** How the round signs and what it may spend. */
-  public record Settings(Duration validUntilTtl, Duration roundTimeout, long feeReserveNano, int maxAttempts) {}
+  /**
+   * How the round signs and what it may spend.
+   *
+   * @param capRecheck how long a wallet a spend cap holds waits at most before its next try
+   *     ({@code spend.cap.recheck.ms}): an operator's release is noticed within about this long
+   */
+  public record Settings(Duration validUntilTtl, Duration roundTimeout, long feeReserveNano, int maxAttempts,
+      Duration capRecheck) {}
 
   private final TonApi api;
   private final TransferSigner signer;
@@ -138,6 +144,10 @@ public final class IssuingRound {
           // paused after this process last read the pauses: signed, never recorded, never sent
           metrics.heldByPause();
           outcomes.add(new IssueOutcome.Paused(planned.task, refused.detail()));
+        } else if (refused.refusal() == RecordResult.Refusal.CAPPED) {
+          // signed, never recorded, never sent: the signature is dropped, the next try signs afresh
+          metrics.heldByCap();
+          outcomes.add(new IssueOutcome.Capped(planned.task, refused.detail(), capRetry(refused.retryAt())));
         } else {
           // Someone else wrote first, or the world moved: the next round reads the ledger again.
           outcomes.add(new Deferred(planned.task, "ledger refused the intent: " + refused.refusal() + " ("
@@ -149,6 +159,12 @@ public final class IssuingRound {
     sendAll(toSend.stream().filter(s -> !s.recheck()).map(Submitted::message).toList());
     outcomes.addAll(toSend);
     return outcomes;
+  }
+
+  /** When a held wallet tries again: when its window has room, but no later than one recheck from now. */
+  private Instant capRetry(Instant freesAt) {
+    Instant latest = clock.instant().plus(settings.capRecheck());
+    return freesAt == null || freesAt.isAfter(latest) ? latest : freesAt;
   }
 
   /**

@@ -89,13 +89,15 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * transfer's destination and amount is on chain until the call acknowledges exactly that
  * transaction; a SETTLED by lt or by search is refused for a payment older than the transfer. The
  * chain's clock is moved past valid_until rather than waited for. A paused wallet signs nothing for a request it
- * accepted until it is resumed. Every answer matches the OpenAPI
+ * accepted until it is resumed; a transfer over the wallet's spend cap is held (listed, in the wallet view, its
+ * wallet's next transfer waiting behind it) and signed once an operator releases it. Every answer matches the OpenAPI
  * file, and the file documents exactly the server's routes.
  */
 class AdminApiTest {
   private static final String TOKEN = "test-admin-token-0123456789abcdef";
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final long AMOUNT = 2 * TON;
+  private static final long WALLET_CAP = 20 * TON;
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final OpenApiInteractionValidator OPENAPI =
       OpenApiInteractionValidator.createForSpecificationUrl(AdminApiTest.class.getResource(AdminServer.OPENAPI_RESOURCE)
@@ -143,7 +145,10 @@ class AdminApiTest {
         PayoutsConfig.TRANSFER_TTL_SECONDS_CONFIG, 600,
         PayoutsConfig.ADMIN_PORT_CONFIG, port,
         PayoutsConfig.ADMIN_TOKEN_CONFIG, TOKEN,
-        PayoutsConfig.OUTBOX_POLL_INTERVAL_MS_CONFIG, 50L));
+        PayoutsConfig.OUTBOX_POLL_INTERVAL_MS_CONFIG, 50L,
+        // far above what the other tests pay per wallet: only the spend cap test's transfer crosses it
+        PayoutsConfig.SPEND_CAP_WALLET_CONFIG, "1h:" + WALLET_CAP,
+        PayoutsConfig.SPEND_CAP_RECHECK_MS_CONFIG, 200L));
     metrics = PayoutMetrics.inMemory();
     app = new StreamsApp(config, KEY, api, db, Clock.systemUTC(), metrics);
     app.start();
@@ -471,6 +476,61 @@ class AdminApiTest {
         .until(() -> !app.ledger().queries().attempts(held.requestId(), "t").isEmpty());
     await("and on chain").atMost(DEADLINE).until(() -> devnet.seqno(wallet) == 1);
     assertThat(Json.mapper().readTree(get("/admin/wallets/" + id).body()).has("paused")).isFalse();
+  }
+
+  @Test
+  void shouldHoldATransferOverTheSpendCapShowItAndSignItOnceReleased() throws Exception {
+    long id = FIRST_SUBWALLET + 6;
+    TonAddress wallet = fund(id);
+    devnet.faults().drop(0.0);
+    double heldBefore = metrics.count("payout.issuing.held_by_cap");
+    PayoutRequest big = request(RUN + "-over-cap", id, transfer("t", recipient(12), WALLET_CAP + TON));
+    PayoutRequest next = request(RUN + "-behind-cap", id, transfer("t", recipient(13), AMOUNT));
+    produce(Topics.PAYOUT_REQUESTS, big.walletKey(), big);
+    produce(Topics.PAYOUT_REQUESTS, next.walletKey(), next);
+
+    await("the transfer held by the cap").atMost(DEADLINE)
+        .until(() -> metrics.count("payout.issuing.held_by_cap") > heldBefore + 1);
+    HttpResponse<String> holds = get("/admin/holds");
+    assertMatchesOpenApi("GET", "/admin/holds", holds);
+    JsonNode hold = Json.mapper().readTree(holds.body()).get("holds").findParents("requestId").stream()
+        .filter(h -> h.get("requestId").asText().equals(big.requestId())).findFirst().orElseThrow();
+    assertThat(hold.get("capScope").asText()).isEqualTo("WALLET");
+    assertThat(hold.get("window").asText()).isEqualTo("1h");
+    assertThat(hold.get("amountNano").asLong()).isEqualTo(WALLET_CAP + TON);
+    assertThat(hold.has("freesAt")).as("over the cap by itself: only a release lets it go").isFalse();
+    HttpResponse<String> view = get("/admin/wallets/" + id);
+    assertMatchesOpenApi("GET", "/admin/wallets/" + id, view);
+    assertThat(Json.mapper().readTree(view.body()).at("/held/requestId").asText()).isEqualTo(big.requestId());
+    assertThat(Json.mapper().readTree(view.body()).at("/store/queueDepth").asLong()).isEqualTo(2);
+    assertThat(app.ledger().queries().attempts(big.requestId(), "t")).isEmpty();
+    assertThat(app.ledger().queries().attempts(next.requestId(), "t")).as("waits behind the held one").isEmpty();
+    assertThat(devnet.seqno(wallet)).isZero();
+    await("the gauge counts the hold").atMost(DEADLINE)
+        .until(() -> metrics.registry().find("payout.caps.holds.waiting").gauge().value() >= 1.0);
+
+    String path = "/admin/holds/" + big.requestId() + "/t/release";
+    HttpResponse<String> noReason = send("POST", path, "{\"operator\":\"alice\"}", TOKEN);
+    assertThat(noReason.statusCode()).isEqualTo(400);
+    HttpResponse<String> released = send("POST", path,
+        Json.mapper().writeValueAsString(Map.of("operator", "alice", "reason", "INC-43 approved treasury move")), TOKEN);
+    assertMatchesOpenApi("POST", path, released);
+    assertThat(released.statusCode()).as(released.body()).isEqualTo(200);
+    JsonNode r = Json.mapper().readTree(released.body());
+    assertThat(r.at("/hold/releasedBy").asText()).isEqualTo("alice (shared token)");
+    assertThat(r.at("/audit/event").asText()).isEqualTo("SPEND_CAP_RELEASED");
+    assertThat(r.at("/audit/level").asText()).isEqualTo("WARNING");
+
+    await("the released transfer signed").atMost(DEADLINE)
+        .until(() -> !app.ledger().queries().attempts(big.requestId(), "t").isEmpty());
+    await("and on chain").atMost(DEADLINE).until(() -> devnet.seqno(wallet) == 1);
+    HttpResponse<String> notHeld = send("POST", path,
+        Json.mapper().writeValueAsString(Map.of("operator", "alice", "reason", "again")), TOKEN);
+    assertMatchesOpenApi("POST", path, notHeld);
+    assertThat(notHeld.statusCode()).isEqualTo(404);
+    assertThat(Json.mapper().readTree(get("/admin/wallets/" + id).body()).has("held")).isFalse();
+    assertThat(app.ledger().audit().forRequest(big.requestId())).extracting(e -> e.event().name())
+        .containsOnlyOnce("SPEND_CAP_HELD");
   }
 
   // ---- helpers -----------------------------------------------------------------------------------

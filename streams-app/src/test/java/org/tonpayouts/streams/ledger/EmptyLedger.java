@@ -18,7 +18,7 @@ public final class EmptyLedger {
       c.setAutoCommit(false);
       try {
         s.execute("set local session_replication_role = replica");
-        s.execute("truncate ton_transactions, payout_transfers, payout_requests, audit_log, operator_pauses");
+        s.execute("truncate ton_transactions, spend_holds, spend_buckets, payout_transfers, payout_requests, audit_log, operator_pauses");
         c.commit();
       } catch (SQLException e) {
         c.rollback();

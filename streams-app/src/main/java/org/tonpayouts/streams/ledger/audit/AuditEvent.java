@@ -84,7 +84,14 @@ public record AuditEvent(
     /** An operator paused signing for the deployment (no subwallet) or one subwallet (who and why in the detail). */
     PAUSED,
     /** An operator lifted a pause (who and why in the detail). */
-    RESUMED
+    RESUMED,
+    /**
+     * A rolling spend cap held a transfer back before its first message was signed: the cap, window,
+     * spend, amount and when the window frees up in the detail. Written once per transfer.
+     */
+    SPEND_CAP_HELD,
+    /** A held transfer went: the window had room again (INFO) or an operator released it (WARNING, who and why). */
+    SPEND_CAP_RELEASED
   }
 
   public AuditEvent {

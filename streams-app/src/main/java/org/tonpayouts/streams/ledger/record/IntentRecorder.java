@@ -17,6 +17,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.audit.AuditLog;
+import org.tonpayouts.streams.ledger.caps.CapDecision;
+import org.tonpayouts.streams.ledger.caps.FirstSpend;
+import org.tonpayouts.streams.ledger.caps.SpendCapGate;
 import org.tonpayouts.streams.ledger.record.RecordResult.Recorded;
 import org.tonpayouts.streams.ledger.record.RecordResult.Refusal;
 import org.tonpayouts.streams.ledger.record.RecordResult.Refused;
@@ -33,7 +36,9 @@ import org.tonpayouts.streams.ledger.sql.TransferRow;
  *
  * <p>One database transaction per batch: refuse intents of wallets an operator paused ({@link
  * PauseGate}: nothing of theirs is registered), register the requests and their transfers (a requestId
- * reused with other content is refused), bind each transfer to its seqno and count the attempt
+ * reused with other content is refused), hold a transfer's first message that would take a rolling
+ * spend window over its cap ({@link SpendCapGate}: CAPPED, its hold recorded; a later attempt is
+ * never held nor counted again), bind each transfer to its seqno and count the attempt
  * (refused unless the transfer is OPEN, has no message that may still apply, this is its next
  * attempt and within the maximum, and the seqno is the transfer's own or, for a first attempt,
  * no other transfer's), then insert the messages. The database's constraints and triggers hold
@@ -68,10 +73,13 @@ public final class IntentRecorder {
 
   private final LedgerSql sql;
   private final int maxAttempts;
+  private final SpendCapGate caps;
 
-  public IntentRecorder(LedgerSql sql, int maxAttempts) {
+  /** @param caps the rolling spend caps every transfer's first message must fit in */
+  public IntentRecorder(LedgerSql sql, int maxAttempts, SpendCapGate caps) {
     this.sql = sql;
     this.maxAttempts = maxAttempts;
+    this.caps = caps;
   }
 
   /** {@link #record(List)} for one intent. */
@@ -101,10 +109,16 @@ public final class IntentRecorder {
       Map<String, RequestConflict> conflicts = RequestRegistry.register(c, requests, now);
 
       List<Intent> registered = owned.stream().filter(i -> !conflicts.containsKey(i.requestId())).toList();
-      List<Intent> candidates = firstPerTransferAndSeqno(registered);
+      List<Intent> firsts = firstPerTransferAndSeqno(registered);
+      Map<List<String>, FirstSpend> firstSpends = firstSpends(c, firsts);
+      Map<List<String>, CapDecision> capped = caps.check(c, List.copyOf(firstSpends.values()), now);
+      List<Intent> candidates = firsts.stream()
+          .filter(i -> !(capped.get(key(i)) instanceof CapDecision.Held)).toList();
       Set<List<String>> bound = bind(c, candidates, now);
       List<Intent> toInsert = candidates.stream().filter(i -> bound.contains(key(i))).toList();
       Map<String, LedgerRow> inserted = insert(c, toInsert, now);
+      caps.count(c, toInsert.stream().map(i -> firstSpends.get(key(i))).filter(java.util.Objects::nonNull).toList(),
+          capped, now);
 
       Map<List<String>, TransferRow> transfers = refusedTransfers(c, registered, bound);
       List<RecordResult> out = new ArrayList<>();
@@ -120,6 +134,10 @@ public final class IntentRecorder {
               + "; message not recorded, not sent"));
         } else if (conflict != null) {
           out.add(new Refused(intent, Refusal.REQUEST_CONFLICT, conflict.reason()));
+        } else if (capped.get(key(intent)) instanceof CapDecision.Held held && firsts.contains(intent)) {
+          caps.hold(c, firstSpends.get(key(intent)), held, now);
+          out.add(new Refused(intent, Refusal.CAPPED, held.describe(intent.subwalletId())
+              + "; message not recorded, not sent", held.freesAt()));
         } else if (bound.contains(key(intent))) {
           out.add(new Recorded(intent, inserted.get(intent.messageHash())));
         } else {
@@ -130,6 +148,24 @@ public final class IntentRecorder {
     });
     results.forEach(IntentRecorder::logResult);
     return results;
+  }
+
+  /**
+   * The spends the caps must check: the transfers among {@code firsts} whose message would be their
+   * first (attempt 1, and the ledger has none of theirs yet). Empty when no cap is configured.
+   */
+  private Map<List<String>, FirstSpend> firstSpends(Connection c, List<Intent> firsts) throws SQLException {
+    Map<List<String>, FirstSpend> spends = new java.util.LinkedHashMap<>();
+    if (!caps.active()) {
+      return spends;
+    }
+    List<FirstSpend> candidates = firsts.stream().filter(i -> i.attempt() == 1)
+        .map(i -> new FirstSpend(i.requestId(), i.transferId(), i.subwalletId(), i.walletAddress(), i.amountNano()))
+        .toList();
+    for (FirstSpend spend : SpendCapGate.unsigned(c, candidates)) {
+      spends.put(List.of(spend.requestId(), spend.transferId()), spend);
+    }
+    return spends;
   }
 
   /**

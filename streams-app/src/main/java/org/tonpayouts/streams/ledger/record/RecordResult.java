@@ -13,8 +13,17 @@ public sealed interface RecordResult {
   /** Recorded as SIGNED: send it. */
   record Recorded(Intent intent, LedgerRow row) implements RecordResult {}
 
-  /** Not recorded: send nothing. */
-  record Refused(Intent intent, Refusal refusal, String detail) implements RecordResult {}
+  /**
+   * Not recorded: send nothing.
+   *
+   * @param retryAt for {@link Refusal#CAPPED}: when the caps' windows will have room for it, if
+   *     they ever will on their own; null otherwise
+   */
+  record Refused(Intent intent, Refusal refusal, String detail, java.time.Instant retryAt) implements RecordResult {
+    public Refused(Intent intent, Refusal refusal, String detail) {
+      this(intent, refusal, detail, null);
+    }
+  }
 
   /** Why an intent was refused. */
   enum Refusal {
@@ -25,6 +34,13 @@ public sealed interface RecordResult {
      * it was (its request queued, nothing registered for it); try again once the pause is lifted.
      */
     PAUSED,
+    /**
+     * A rolling spend cap holds the transfer: its first message would take a window over its cap.
+     * Nothing is recorded or sent; the request and its transfers are registered and the hold is in
+     * {@code spend_holds}. Try again when the window has room ({@link Refused#retryAt()}) or an
+     * operator released it. Never the answer for a transfer that has a message already.
+     */
+    CAPPED,
     /** The requestId is recorded with other content: the request must be rejected. */
     REQUEST_CONFLICT,
     /** The transfer already has its terminal status. */
