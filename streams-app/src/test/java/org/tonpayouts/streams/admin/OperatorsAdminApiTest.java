@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.devnet.ManualClock;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
@@ -46,6 +47,7 @@ import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.streams.PayoutTestKit;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
+import org.tonpayouts.streams.ledger.operator.Approval;
 import org.tonpayouts.streams.ledger.record.Intent;
 import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
@@ -63,8 +65,10 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * call is made as the operator whose token it carries, recorded with the caller's address, and a body
  * naming someone else is refused; a resolution at or above the threshold waits for a second, different
  * operator, whose approval re-checks the chain and settles it with both names recorded; below it one
- * operator suffices. The transfers are made RECONCILIATION_REQUIRED in the ledger directly and paid by
- * hand on devnet, so the chain evidence is real.
+ * operator suffices. A FAILED resolution waits the same way, and its approval reads the chain again: a
+ * payment of the transfer's destination and amount that appeared since the request refuses it. The
+ * transfers are made RECONCILIATION_REQUIRED in the ledger directly and paid by hand on devnet, so the
+ * chain evidence is real; the chain's clock is moved past valid_until rather than waited for.
  */
 class OperatorsAdminApiTest {
   private static final long THRESHOLD = 10 * TON;
@@ -74,6 +78,10 @@ class OperatorsAdminApiTest {
   private static final OpenApiInteractionValidator OPENAPI = OpenApiInteractionValidator.createForSpecificationUrl(
       OperatorsAdminApiTest.class.getResource(AdminServer.OPENAPI_RESOURCE).toString()).build();
   private static final String RUN = SharedTestInfrastructure.uniqueName("operators");
+  /** How long the test's messages are valid for, on the chain's clock. */
+  private static final Duration MESSAGE_TTL = Duration.ofSeconds(60);
+  /** The chain's clock: moved past the transfers' valid_until for FAILED resolutions instead of waiting for it. */
+  private static final ManualClock CHAIN_CLOCK = ManualClock.systemPlusOffset();
 
   @TempDir
   static Path dir;
@@ -92,7 +100,7 @@ class OperatorsAdminApiTest {
         postgres.user(), postgres.password(), 4);
     Ledger.migrate(db);
     ledger = new Ledger(db, Clock.systemUTC());
-    devnet = Devnet.builder().blockInterval(Duration.ofMillis(100)).start();
+    devnet = Devnet.builder().blockInterval(Duration.ofMillis(100)).clock(CHAIN_CLOCK).start();
     api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(10_000));
     Path operators = dir.resolve("operators");
     SecretFiles.writeOwnerOnly(operators, "# the on-call operators\n" + OperatorTokens.line("alice", ALICE) + "\n"
@@ -283,7 +291,80 @@ class OperatorsAdminApiTest {
     assertNothingResolved(request);
   }
 
+  @Test
+  void shouldFailAboveTheThresholdOnlyOnceASecondOperatorApprovesWithBothNamesRecorded() throws Exception {
+    long id = FIRST_SUBWALLET + 44;
+    TonAddress destination = recipient(44);
+    PayoutRequest request = request(RUN + "-failed", id, transfer("t", destination, THRESHOLD));
+    reconciliationRequired(request);
+    payByHand(id, recipient(45), THRESHOLD); // another signer took the transfer's seqno, paying someone else
+    passEveryValidUntil();
+
+    HttpResponse<String> asked = resolveFailed(request, ALICE);
+    assertMatchesOpenApi("POST", resolvePath(request), asked);
+    assertThat(asked.statusCode()).as(asked.body()).isEqualTo(202);
+    JsonNode pending = Json.mapper().readTree(asked.body());
+    long approvalId = pending.at("/approval/approvalId").asLong();
+    assertThat(pending.at("/approval/outcome").asText()).isEqualTo("FAILED");
+    assertThat(pending.at("/approval/requestedBy").asText()).isEqualTo("alice");
+    assertNothingResolved(request);
+
+    HttpResponse<String> approved = send("POST", "/admin/approvals/" + approvalId + "/approve", null, BOB);
+
+    assertMatchesOpenApi("POST", "/admin/approvals/" + approvalId + "/approve", approved);
+    assertThat(approved.statusCode()).as(approved.body()).isEqualTo(200);
+    JsonNode r = Json.mapper().readTree(approved.body());
+    assertThat(r.at("/transfer/status").asText()).isEqualTo("FAILED");
+    assertThat(r.at("/audit/event").asText()).isEqualTo("OPERATOR_RESOLUTION");
+    assertThat(r.at("/audit/actor").asText()).isEqualTo("alice");
+    assertThat(r.at("/audit/approvedBy").asText()).isEqualTo("bob");
+    assertThat(r.at("/audit/detail").asText()).contains("resolved FAILED by alice from 127.0.0.1:")
+        .contains("approved by bob from 127.0.0.1:").contains("no transaction pays " + THRESHOLD + " nanotons");
+    assertThat(r.at("/settlement/status").asText()).isEqualTo("FAILED");
+    assertThat(r.at("/settlement/reason").asText()).startsWith("resolved FAILED by alice, approved by bob:");
+    assertThat(r.at("/settlement/resolution/operator").asText()).isEqualTo("alice");
+    assertThat(r.at("/settlement/resolution/approvedBy").asText()).isEqualTo("bob");
+    assertThat(r.at("/approval/state").asText()).isEqualTo("APPROVED");
+    assertThat(r.at("/approval/auditId").asLong()).isEqualTo(r.at("/audit/auditId").asLong());
+    assertThat(transferStatus(request)).isEqualTo(TransferStatus.FAILED);
+    assertThat(ledger.admin().lifecycle(request.requestId()).orElseThrow().transfers().get(0).resolutions())
+        .hasSize(1);
+  }
+
+  @Test
+  void shouldRefuseToApproveAFailedResolutionOnceAPaymentOfTheTransferIsOnChain() throws Exception {
+    long id = FIRST_SUBWALLET + 46;
+    TonAddress destination = recipient(46);
+    PayoutRequest request = request(RUN + "-paid-meanwhile", id, transfer("t", destination, THRESHOLD));
+    reconciliationRequired(request);
+    payByHand(id, recipient(47), THRESHOLD); // another signer took the transfer's seqno, paying someone else
+    passEveryValidUntil();
+    HttpResponse<String> asked = resolveFailed(request, ALICE);
+    assertThat(asked.statusCode()).as(asked.body()).isEqualTo(202);
+    long approvalId = Json.mapper().readTree(asked.body()).at("/approval/approvalId").asLong();
+
+    // between the request and the approval, the destination is paid the transfer's amount after all
+    String paid = payByHand(id, destination, THRESHOLD);
+    HttpResponse<String> approved = send("POST", "/admin/approvals/" + approvalId + "/approve", null, BOB);
+
+    assertMatchesOpenApi("POST", "/admin/approvals/" + approvalId + "/approve", approved);
+    assertThat(approved.statusCode()).as(approved.body()).isEqualTo(409);
+    assertThat(approved.body()).contains("not resolved FAILED: transaction " + paid)
+        .contains("pays " + THRESHOLD + " nanotons to").contains("the transfer may have been paid");
+    assertNothingResolved(request);
+    assertThat(ledger.approvals().find(approvalId).orElseThrow().state(Instant.now()))
+        .as("still open: the chain may be read again, or someone rejects it").isEqualTo(Approval.State.PENDING);
+    assertThat(ledger.audit().forRequest(request.requestId())).extracting(AuditEvent::event)
+        .doesNotContain(AuditEvent.Type.OPERATOR_RESOLUTION);
+  }
+
   // ---- helpers -----------------------------------------------------------------------------------
+
+  /** Moves the chain's time past every valid_until signed so far and the clock-skew margin (10 s by default). */
+  private static void passEveryValidUntil() {
+    CHAIN_CLOCK.advance(MESSAGE_TTL.plusSeconds(10 + 1));
+    devnet.awaitBlocks(2);
+  }
 
   private static void assertNothingResolved(PayoutRequest request) {
     assertThat(transferStatus(request)).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
@@ -297,18 +378,32 @@ class OperatorsAdminApiTest {
    */
   private static String reconciliationRequiredThenPaidByHand(PayoutRequest request, TonAddress destination,
       long amount) throws Exception {
+    reconciliationRequired(request);
+    return payByHand(request.subwalletId(), destination, amount);
+  }
+
+  /**
+   * Funds the request's wallet and records the transfer's message in the ledger (never sent) at the
+   * wallet's seqno, valid for {@link #MESSAGE_TTL} on the chain's clock, with the chain poller's verdict
+   * that its seqno was used by another message.
+   */
+  private static void reconciliationRequired(PayoutRequest request) {
     TonAddress wallet = new Subwallets(KEY, 0).address(request.subwalletId());
     devnet.fund(wallet, 100 * TON);
     String hash = LedgerHashes.of(request.requestId());
     Intent intent = new Intent(request, "test", 0, 1, wallet.toRaw(), devnet.seqno(wallet), hash,
-        LedgerHashes.of("normalized " + request.requestId()), "te6cckEBAQEA", Instant.now().plusSeconds(60));
+        LedgerHashes.of("normalized " + request.requestId()), "te6cckEBAQEA", CHAIN_CLOCK.instant().plus(MESSAGE_TTL));
     assertThat(ledger.intents().record(intent).recorded()).isTrue();
     ledger.transitions().reconcile(hash, "seqno moved past " + intent.seqno() + " without the transfer's hashes");
     assertThat(transferStatus(request)).isEqualTo(TransferStatus.RECONCILIATION_REQUIRED);
+  }
+
+  /** Pays {@code destination} by hand from the subwallet at its current seqno: the paying transaction's hash. */
+  private static String payByHand(long subwalletId, TonAddress destination, long amount) throws Exception {
+    TonAddress wallet = new Subwallets(KEY, 0).address(subwalletId);
     int before = devnet.transactions(wallet).size();
-    SignedTransfer signed = new TransferSigner(new Subwallets(KEY, 0)).sign(request.subwalletId(),
-        devnet.seqno(wallet), Instant.now().plusSeconds(60), List.of(new TransferOrder(destination, amount, "by hand",
-            false)));
+    SignedTransfer signed = new TransferSigner(new Subwallets(KEY, 0)).sign(subwalletId, devnet.seqno(wallet),
+        CHAIN_CLOCK.instant().plus(MESSAGE_TTL), List.of(new TransferOrder(destination, amount, "by hand", false)));
     api.sendBocReturnHash(signed.boc()).get();
     await("hand-made transfer on chain").atMost(Duration.ofSeconds(30))
         .until(() -> devnet.transactions(wallet).size() > before);
@@ -328,6 +423,11 @@ class OperatorsAdminApiTest {
   private static HttpResponse<String> resolve(PayoutRequest request, String txHash, String token) throws Exception {
     return send("POST", resolvePath(request), json(Map.of("outcome", "SETTLED", "txHash", txHash, "reason",
         "paid by hand, OPS-90")), token);
+  }
+
+  private static HttpResponse<String> resolveFailed(PayoutRequest request, String token) throws Exception {
+    return send("POST", resolvePath(request), json(Map.of("outcome", "FAILED", "reason",
+        "never on chain; another signer used the seqno, OPS-91")), token);
   }
 
   private static String json(Map<String, Object> body) throws Exception {
