@@ -63,7 +63,9 @@ create table operator_approvals (
     check ((decision is null) = (decided_at is null)),
     check ((decision = 'APPROVED') = (audit_id is not null)),
     -- the two-person rule itself, whatever the code does: nobody approves what they asked for
-    check (decision is distinct from 'APPROVED' or decided_by <> requested_by)
+    -- the two-person rule, in the database too; a null decider would make "<>" null, which a check lets pass
+    constraint approved_by_another_operator
+        check (decision is distinct from 'APPROVED' or (decided_by is not null and decided_by <> requested_by))
 );
 
 -- At most one open request per transfer: a second operator approves it rather than asking again.

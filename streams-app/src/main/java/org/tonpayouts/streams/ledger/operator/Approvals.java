@@ -153,9 +153,13 @@ public final class Approvals {
 
   /** Marks {@code id} APPROVED by {@code approver}, with the audit row of the resolution it let through. */
   static void markApproved(Connection c, long id, Actor approver, long auditId, Instant now) throws SQLException {
-    LedgerSql.update(c, "update operator_approvals set decision = 'APPROVED', decided_by = ?, decided_from = ?,"
-        + " decided_at = ?, audit_id = ? where id = ? and decision is null", approver.name(), approver.address(), now,
-        auditId, id);
+    int marked = LedgerSql.update(c, "update operator_approvals set decision = 'APPROVED', decided_by = ?,"
+        + " decided_from = ?, decided_at = ?, audit_id = ? where id = ? and decision is null", approver.name(),
+        approver.address(), now, auditId, id);
+    if (marked != 1) {
+      // the row was locked and found open in this transaction: anything else is a bug, and rolls the resolution back
+      throw new IllegalStateException("approval " + id + " was not open when its resolution was recorded");
+    }
   }
 
   private static Optional<Approval> lock(Connection c, long id) throws SQLException {
