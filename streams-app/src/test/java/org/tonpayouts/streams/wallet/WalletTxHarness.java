@@ -103,7 +103,7 @@ final class WalletTxHarness implements AutoCloseable {
   void open(Path state) {
     this.stateDir = state;
     config = PayoutTestKit.config(overrides);
-    ledger = new Ledger(database, appClock, config.maxAttempts(), config.clockSkewMargin());
+    ledger = new Ledger(database, appClock, config.maxAttempts(), config.clockSkewMargin(), config.spendCaps());
     metrics = PayoutMetrics.inMemory();
     Properties props = StreamsProperties.base(config, "wallet-tx-harness");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
