@@ -1,0 +1,471 @@
+package org.tonpayouts.embedded;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Three real Apache Kafka KRaft nodes inside this JVM, each a combined broker+controller on its own
+ * ports and data directory: the cluster the chaos soak and the failover tests stop brokers in,
+ * shaped like the production cluster the docs recommend (replication factor 3, {@code
+ * min.insync.replicas} 2, the transaction state log and the offsets topic likewise).
+ *
+ * <p>Each node runs {@code kafka.server.KafkaRaftServer} with the settings of {@link
+ * EmbeddedKafkaBroker} ({@link EmbeddedKafkaBroker#nodeProperties}, one place for both) and a static
+ * quorum of the three voters. {@link #stop(int)} and {@link #restart(int)} take one node down and
+ * bring it back on the same ports and data directory.
+ *
+ * <p><b>How abrupt a stop is.</b> In-process, a node cannot be killed with {@code -9}: its threads
+ * can only be asked to stop. The nodes therefore run with {@code controlled.shutdown.enable=false}:
+ * a stopping broker does not ask the controller to move its leaderships away first, so they stay on
+ * it until the controller fences it (no heartbeat for {@code broker.session.timeout.ms}), and
+ * clients see disconnects and stale leaders exactly as after a crash. After the stop the node's
+ * clean-shutdown markers are deleted, so the restart recovers its logs and registers as a broker
+ * that shut down uncleanly. What is still gentler than {@code kill -9}: the stopping node flushes
+ * its logs, closes its sockets (clients see a reset rather than a silent peer) and, when it leads the
+ * KRaft quorum, resigns so the other voters elect at once. A true {@code kill -9} needs a node in a
+ * child JVM (as the {@code local} module runs the apps).
+ *
+ * <p>Start-up takes about 5 s (the three nodes start together: a broker waits for a quorum). Start
+ * one per test class and isolate tests by topic name.
+ */
+public final class EmbeddedKafkaCluster implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaCluster.class);
+
+  /** The number of nodes: three voters, replication factor 3, two in sync. */
+  public static final int NODES = 3;
+  private static final int REPLICAS = 3;
+  private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+  /** Written by a node's log manager on a clean shutdown; its absence makes the next start a recovery. */
+  private static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
+
+  private final Path rootDir;
+  private final boolean deleteOnClose;
+  private final Map<Integer, Node> nodes;
+  private final String bootstrapServers;
+  private final Admin admin;
+  private final Duration startupTime;
+  private boolean closed;
+
+  private EmbeddedKafkaCluster(
+      Path rootDir, boolean deleteOnClose, Map<Integer, Node> nodes, Admin admin, Duration startupTime) {
+    this.rootDir = rootDir;
+    this.deleteOnClose = deleteOnClose;
+    this.nodes = nodes;
+    this.bootstrapServers =
+        nodes.values().stream().map(n -> "127.0.0.1:" + n.brokerPort).collect(Collectors.joining(","));
+    this.admin = admin;
+    this.startupTime = startupTime;
+  }
+
+  /** A cluster on free ports in a temporary directory that {@link #close()} deletes. */
+  public static EmbeddedKafkaCluster start() {
+    return builder().start();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The three brokers' {@code 127.0.0.1:<port>}, for {@code bootstrap.servers}. */
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  /** The node ids, 1 to {@value #NODES}. */
+  public List<Integer> nodeIds() {
+    return List.copyOf(nodes.keySet());
+  }
+
+  /** The client port of node {@code nodeId}; it keeps it across restarts. */
+  public int port(int nodeId) {
+    return node(nodeId).brokerPort;
+  }
+
+  public Path dataDir(int nodeId) {
+    return node(nodeId).dir;
+  }
+
+  /** Whether node {@code nodeId} is running (not {@link #stop stopped}). */
+  public synchronized boolean isRunning(int nodeId) {
+    return node(nodeId).server != null;
+  }
+
+  /** Wall time from {@link Builder#start()} until all three brokers answered. */
+  public Duration startupTime() {
+    return startupTime;
+  }
+
+  /**
+   * The cluster's admin client (bootstrapped on all three, so it survives any one node stopping),
+   * shared and closed by the cluster; never close it yourself.
+   */
+  public Admin admin() {
+    return admin;
+  }
+
+  /** Creates one topic with replication factor 3; see {@link #createTopics(Map)}. */
+  public void createTopic(String name, int partitions) {
+    createTopics(Map.of(name, partitions));
+  }
+
+  /**
+   * Creates topics (replication factor 3, {@code min.insync.replicas} 2) as {@link
+   * EmbeddedKafkaBroker#createTopics(Map)} does: an existing topic with the same partition count is
+   * fine.
+   */
+  public void createTopics(Map<String, Integer> partitionsByTopic) {
+    EmbeddedKafkaBroker.createTopics(admin, partitionsByTopic);
+  }
+
+  /** The node id leading {@code topic}'s partition {@code partition}, as the controller last decided. */
+  public int leaderOf(String topic, int partition) {
+    TopicPartitionInfo info = partitionInfo(new TopicPartition(topic, partition));
+    if (info.leader() == null || info.leader().isEmpty()) {
+      throw new IllegalStateException(topic + "-" + partition + " has no leader");
+    }
+    return info.leader().id();
+  }
+
+  /** The node ids in sync for {@code topic}'s partition {@code partition}. */
+  public List<Integer> inSyncReplicasOf(String topic, int partition) {
+    return partitionInfo(new TopicPartition(topic, partition)).isr().stream()
+        .map(org.apache.kafka.common.Node::id)
+        .sorted()
+        .toList();
+  }
+
+  /**
+   * Waits until every partition of every topic, internal ones included, has all its replicas in
+   * sync: what an operator waits for between two brokers of a rolling restart, since stopping the
+   * next one earlier can leave a partition below {@code min.insync.replicas}.
+   *
+   * @throws IllegalStateException when some are still under-replicated after {@code timeout}
+   */
+  public void awaitAllInSync(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<String> under = List.of();
+    while (System.nanoTime() < deadline) {
+      var names = get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names(), "list topics");
+      under = get(admin.describeTopics(names).allTopicNames(), "describe topics").values().stream()
+          .flatMap(t -> t.partitions().stream()
+              .filter(p -> p.isr().size() < p.replicas().size())
+              .map(p -> t.name() + "-" + p.partition()))
+          .sorted()
+          .toList();
+      if (under.isEmpty()) {
+        return;
+      }
+      sleepBriefly(); // polling with a deadline, not a guess at how long it takes
+    }
+    throw new IllegalStateException("under-replicated after " + timeout + ": " + under);
+  }
+
+  /** The node id of the active controller: the leader of the KRaft quorum. */
+  public int activeController() {
+    return get(admin.describeMetadataQuorum().quorumInfo(), "describe the metadata quorum").leaderId();
+  }
+
+  /**
+   * Stops node {@code nodeId} as abruptly as this JVM allows (see the class comment): no controlled
+   * shutdown, and its clean-shutdown markers removed so its restart recovers. Returns when its
+   * threads have stopped; its leaderships move once the controller fences it.
+   */
+  public synchronized void stop(int nodeId) {
+    Node node = node(nodeId);
+    if (node.server == null) {
+      throw new IllegalStateException("node " + nodeId + " is already stopped");
+    }
+    long started = System.nanoTime();
+    KafkaRaftServer server = node.server;
+    node.server = null;
+    server.shutdown();
+    server.awaitShutdown();
+    deleteCleanShutdownMarkers(node.dir.resolve("logs"));
+    log.info("kafka node stopped node_id={} took_ms={}", nodeId,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+  }
+
+  /**
+   * Starts stopped node {@code nodeId} again on its ports and data directory and waits until it is a
+   * registered, unfenced broker again. Its replicas then catch up in the background: wait for {@link
+   * #inSyncReplicasOf} when a test needs them in sync.
+   */
+  public synchronized void restart(int nodeId) {
+    Node node = node(nodeId);
+    if (node.server != null) {
+      throw new IllegalStateException("node " + nodeId + " is running");
+    }
+    long started = System.nanoTime();
+    node.server = startNode(node.config);
+    awaitBrokers(Stream.concat(runningIds().stream(), Stream.of(nodeId)).distinct().toList());
+    log.info("kafka node restarted node_id={} port={} took_ms={}", nodeId, node.brokerPort,
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+  }
+
+  /** Stops the running nodes and deletes the data if it was temporary. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    admin.close(Duration.ofSeconds(5));
+    // all at once: a node stopping alone could wait on a quorum the others already left
+    CompletableFuture.allOf(nodes.values().stream()
+            .filter(n -> n.server != null)
+            .map(n -> CompletableFuture.runAsync(() -> EmbeddedKafkaBroker.Builder.stopQuietly(n.server),
+                runnable -> daemon("kafka-node-stop-" + n.id, runnable)))
+            .toArray(CompletableFuture[]::new))
+        .join();
+    nodes.values().forEach(n -> n.server = null);
+    if (deleteOnClose) {
+      Directories.deleteRecursively(rootDir);
+    }
+    log.info("kafka cluster stopped bootstrap={}", bootstrapServers);
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedKafkaCluster[" + bootstrapServers + ", dir=" + rootDir + "]";
+  }
+
+  private synchronized List<Integer> runningIds() {
+    return nodes.values().stream().filter(n -> n.server != null).map(n -> n.id).toList();
+  }
+
+  private Node node(int nodeId) {
+    Node node = nodes.get(nodeId);
+    if (node == null) {
+      throw new IllegalArgumentException("no node " + nodeId + "; the nodes are " + nodes.keySet());
+    }
+    return node;
+  }
+
+  private TopicPartitionInfo partitionInfo(TopicPartition tp) {
+    var description = get(admin.describeTopics(List.of(tp.topic())).allTopicNames(), "describe " + tp.topic())
+        .get(tp.topic());
+    return description.partitions().stream()
+        .filter(p -> p.partition() == tp.partition())
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no partition " + tp));
+  }
+
+  /** Waits until exactly {@code expected} are the cluster's live (registered, unfenced) brokers. */
+  private void awaitBrokers(List<Integer> expected) {
+    awaitBrokers(admin, expected);
+  }
+
+  private static void awaitBrokers(Admin admin, List<Integer> expected) {
+    List<Integer> wanted = expected.stream().sorted().toList();
+    long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+    List<Integer> live = List.of();
+    while (System.nanoTime() < deadline) {
+      live = get(admin.describeCluster().nodes(), "describe the cluster").stream()
+          .map(org.apache.kafka.common.Node::id)
+          .sorted()
+          .toList();
+      if (live.equals(wanted)) {
+        return;
+      }
+      sleepBriefly(); // polling with a deadline, not a guess at how long it takes
+    }
+    throw new IllegalStateException("brokers " + wanted + " not live in " + ADMIN_TIMEOUT + "; live: " + live);
+  }
+
+  private static KafkaRaftServer startNode(Properties config) {
+    KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
+    try {
+      server.startup();
+    } catch (RuntimeException e) {
+      EmbeddedKafkaBroker.Builder.stopQuietly(server);
+      throw e;
+    }
+    return server;
+  }
+
+  private static void deleteCleanShutdownMarkers(Path logDir) {
+    try {
+      Files.deleteIfExists(logDir.resolve(CLEAN_SHUTDOWN_FILE));
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not delete the clean-shutdown marker in " + logDir, e);
+    }
+  }
+
+  private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future, String what) {
+    try {
+      return future.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("could not " + what, e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("timed out trying to " + what, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted trying to " + what, e);
+    }
+  }
+
+  private static void sleepBriefly() {
+    try {
+      TimeUnit.MILLISECONDS.sleep(50);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted waiting for the cluster", e);
+    }
+  }
+
+  private static void daemon(String name, Runnable runnable) {
+    Thread thread = new Thread(runnable, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** One node: its fixed ports, directory and configuration, and its server while it runs. */
+  private static final class Node {
+    final int id;
+    final int brokerPort;
+    final Path dir;
+    final Properties config;
+    volatile KafkaRaftServer server;
+
+    Node(int id, int brokerPort, Path dir, Properties config) {
+      this.id = id;
+      this.brokerPort = brokerPort;
+      this.dir = dir;
+      this.config = config;
+    }
+  }
+
+  /** Options for {@link EmbeddedKafkaCluster}; every one has a default. */
+  public static final class Builder {
+    private Path dataDir;
+    private boolean quietLogging = true;
+    private final Map<String, String> properties = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /**
+     * Keeps the nodes' data under {@code dir} ({@code node-1}, {@code node-2}, {@code node-3}), kept
+     * on close. Default: a temporary directory deleted on close. A fresh directory each time: the
+     * ports are chosen anew, and a static quorum cannot move ports under a formatted metadata log.
+     */
+    public Builder dataDir(Path dir) {
+      this.dataDir = Objects.requireNonNull(dir, "dir");
+      return this;
+    }
+
+    /**
+     * A setting for every node, applied over the defaults; e.g. a shorter {@code
+     * broker.session.timeout.ms} (default 9 s) so tests see a stopped broker fenced sooner.
+     */
+    public Builder property(String key, String value) {
+      properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /** Whether to set the brokers' loggers to WARN when they have no configured level. Default true. */
+    public Builder quietLogging(boolean quiet) {
+      this.quietLogging = quiet;
+      return this;
+    }
+
+    /** Formats the three nodes' storage, starts them together and waits until all three serve. */
+    public EmbeddedKafkaCluster start() {
+      if (quietLogging) {
+        QuietLogging.setUnlessConfigured(EmbeddedKafkaBroker.BROKER_LOG_LEVELS);
+      }
+      long started = System.nanoTime();
+      boolean temporary = dataDir == null;
+      Path root = temporary ? Directories.createTemp("embedded-kafka-cluster-") : Directories.create(dataDir);
+      String clusterId = Uuid.randomUuid().toString();
+      int[] brokerPorts = new int[NODES + 1];
+      int[] quorumPorts = new int[NODES + 1];
+      List<String> voters = new ArrayList<>();
+      for (int id = 1; id <= NODES; id++) {
+        brokerPorts[id] = FreePorts.pick();
+        quorumPorts[id] = FreePorts.pick();
+        voters.add(id + "@127.0.0.1:" + quorumPorts[id]);
+      }
+      Map<Integer, Node> nodes = new LinkedHashMap<>();
+      for (int id = 1; id <= NODES; id++) {
+        Path dir = Directories.create(root.resolve("node-" + id));
+        Map<String, String> p = new LinkedHashMap<>(EmbeddedKafkaBroker.nodeProperties(
+            id, String.join(",", voters), dir, brokerPorts[id], quorumPorts[id], REPLICAS));
+        // a stopped broker keeps its leaderships until fenced, as after a crash (see the class comment)
+        p.put("controlled.shutdown.enable", "false");
+        p.putAll(properties);
+        Properties config = new Properties();
+        config.putAll(p);
+        Path configFile = dir.resolve("server.properties");
+        EmbeddedKafkaBroker.Builder.writeProperties(config, configFile);
+        EmbeddedKafkaBroker.Builder.formatIfNeeded(dir, configFile, clusterId);
+        nodes.put(id, new Node(id, brokerPorts[id], dir, config));
+      }
+      // together: each broker's start-up waits for a controller quorum, which needs two voters up
+      List<CompletableFuture<Void>> starts = new ArrayList<>();
+      for (Node node : nodes.values()) {
+        starts.add(CompletableFuture.runAsync(() -> node.server = startNode(node.config),
+            runnable -> daemon("kafka-node-start-" + node.id, runnable)));
+      }
+      Admin admin = null;
+      try {
+        CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new))
+            .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        admin = Admin.create(EmbeddedKafkaBroker.Builder.adminConfig(
+            nodes.values().stream().map(n -> "127.0.0.1:" + n.brokerPort).collect(Collectors.joining(","))));
+        awaitBrokers(admin, List.copyOf(nodes.keySet()));
+      } catch (ExecutionException | TimeoutException | CompletionException | IllegalStateException e) {
+        abandon(admin, nodes, root, temporary);
+        throw new IllegalStateException("kafka cluster did not start", e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        abandon(admin, nodes, root, temporary);
+        throw new IllegalStateException("interrupted while starting the kafka cluster", e);
+      }
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+      EmbeddedKafkaCluster cluster = new EmbeddedKafkaCluster(root, temporary, nodes, admin, took);
+      log.info("kafka cluster started bootstrap={} data_dir={} took_ms={}", cluster.bootstrapServers(), root,
+          took.toMillis());
+      return cluster;
+    }
+
+    private static void abandon(Admin admin, Map<Integer, Node> nodes, Path root, boolean temporary) {
+      if (admin != null) {
+        admin.close(Duration.ZERO);
+      }
+      for (Node node : nodes.values()) {
+        if (node.server != null) {
+          EmbeddedKafkaBroker.Builder.stopQuietly(node.server);
+        }
+      }
+      if (temporary) {
+        Directories.deleteRecursively(root);
+      }
+    }
+  }
+}
