@@ -206,8 +206,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     node.server = null;
     server.shutdown();
     server.awaitShutdown();
-    deleteCleanShutdownMarkers(node.dir.resolve("logs"));
-    log.info("kafka node stopped node_id={} took_ms={}", nodeId,
+    boolean markerRemoved = deleteCleanShutdownMarker(node.dir.resolve("logs"));
+    log.info("kafka node stopped node_id={} clean_shutdown_marker_removed={} took_ms={}", nodeId, markerRemoved,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
   }
 
@@ -309,9 +309,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     return server;
   }
 
-  private static void deleteCleanShutdownMarkers(Path logDir) {
+  private static boolean deleteCleanShutdownMarker(Path logDir) {
     try {
-      Files.deleteIfExists(logDir.resolve(CLEAN_SHUTDOWN_FILE));
+      return Files.deleteIfExists(logDir.resolve(CLEAN_SHUTDOWN_FILE));
     } catch (IOException e) {
       throw new UncheckedIOException("could not delete the clean-shutdown marker in " + logDir, e);
     }
@@ -398,6 +398,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     public EmbeddedKafkaCluster start() {
       if (quietLogging) {
         QuietLogging.setUnlessConfigured(EmbeddedKafkaBroker.BROKER_LOG_LEVELS);
+        // a WARN with the whole fetch request, every second, for each follower of a stopped leader:
+        // expected here, where nodes are stopped on purpose
+        QuietLogging.setUnlessConfigured(Map.of("kafka.server.ReplicaFetcherThread", "ERROR"));
       }
       long started = System.nanoTime();
       boolean temporary = dataDir == null;
