@@ -6,13 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -61,6 +63,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
   public static final int NODES = 3;
   private static final int REPLICAS = 3;
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+  private static final int BIND_ATTEMPTS = 3;
   /** Written by a node's log manager on a clean shutdown; its absence makes the next start a recovery. */
   private static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
 
@@ -371,8 +374,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     /**
      * Keeps the nodes' data under {@code dir} ({@code node-1}, {@code node-2}, {@code node-3}), kept
-     * on close. Default: a temporary directory deleted on close. A fresh directory each time: the
-     * ports are chosen anew, and a static quorum cannot move ports under a formatted metadata log.
+     * on close. Default: a temporary directory deleted on close. The ports are chosen anew on each
+     * start, which a static quorum allows (its formatted log holds no endpoints); reusing a directory
+     * across JVM runs is not tested yet.
      */
     public Builder dataDir(Path dir) {
       this.dataDir = Objects.requireNonNull(dir, "dir");
@@ -406,12 +410,44 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
       boolean temporary = dataDir == null;
       Path root = temporary ? Directories.createTemp("embedded-kafka-cluster-") : Directories.create(dataDir);
       String clusterId = Uuid.randomUuid().toString();
+      RuntimeException lastBindFailure = null;
+      for (int attempt = 1; attempt <= BIND_ATTEMPTS; attempt++) {
+        try {
+          EmbeddedKafkaCluster cluster = startOnce(root, temporary, clusterId, started);
+          log.info("kafka cluster started bootstrap={} data_dir={} took_ms={}", cluster.bootstrapServers(), root,
+              cluster.startupTime().toMillis());
+          return cluster;
+        } catch (RuntimeException e) {
+          if (!EmbeddedKafkaBroker.Builder.isBindFailure(e)) {
+            if (temporary) {
+              Directories.deleteRecursively(root);
+            }
+            throw e;
+          }
+          // a port picked free was taken before the node bound it; the static quorum lets the
+          // formatted directories start again on new ports
+          log.warn("kafka port taken, retrying the cluster attempt={}", attempt);
+          lastBindFailure = e;
+        }
+      }
+      if (temporary) {
+        Directories.deleteRecursively(root);
+      }
+      throw lastBindFailure;
+    }
+
+    private EmbeddedKafkaCluster startOnce(Path root, boolean temporary, String clusterId, long startedNanos) {
+      Set<Integer> ports = new HashSet<>();
+      while (ports.size() < 2 * NODES) {
+        ports.add(FreePorts.pick()); // six distinct ones: two picks may return the same free port
+      }
+      Iterator<Integer> free = ports.iterator();
       int[] brokerPorts = new int[NODES + 1];
       int[] quorumPorts = new int[NODES + 1];
       List<String> voters = new ArrayList<>();
       for (int id = 1; id <= NODES; id++) {
-        brokerPorts[id] = FreePorts.pick();
-        quorumPorts[id] = FreePorts.pick();
+        brokerPorts[id] = free.next();
+        quorumPorts[id] = free.next();
         voters.add(id + "@127.0.0.1:" + quorumPorts[id]);
       }
       Map<Integer, Node> nodes = new LinkedHashMap<>();
@@ -427,12 +463,14 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         Path configFile = dir.resolve("server.properties");
         EmbeddedKafkaBroker.Builder.writeProperties(config, configFile);
         EmbeddedKafkaBroker.Builder.formatIfNeeded(dir, configFile, clusterId);
-        nodes.put(id, new Node(id, brokerPorts[id], dir, config));
+        Node node = new Node(id, brokerPorts[id], dir, config);
+        node.server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
+        nodes.put(id, node);
       }
       // together: each broker's start-up waits for a controller quorum, which needs two voters up
       List<CompletableFuture<Void>> starts = new ArrayList<>();
       for (Node node : nodes.values()) {
-        starts.add(CompletableFuture.runAsync(() -> node.server = startNode(node.config),
+        starts.add(CompletableFuture.runAsync(node.server::startup,
             runnable -> daemon("kafka-node-start-" + node.id, runnable)));
       }
       Admin admin = null;
@@ -442,32 +480,30 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         admin = Admin.create(EmbeddedKafkaBroker.Builder.adminConfig(
             nodes.values().stream().map(n -> "127.0.0.1:" + n.brokerPort).collect(Collectors.joining(","))));
         awaitBrokers(admin, List.copyOf(nodes.keySet()));
-      } catch (ExecutionException | TimeoutException | CompletionException | IllegalStateException e) {
-        abandon(admin, nodes, root, temporary);
+      } catch (ExecutionException e) {
+        abandon(admin, nodes);
+        throw new IllegalStateException("kafka cluster did not start", e.getCause());
+      } catch (TimeoutException | RuntimeException e) {
+        abandon(admin, nodes);
         throw new IllegalStateException("kafka cluster did not start", e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        abandon(admin, nodes, root, temporary);
+        abandon(admin, nodes);
         throw new IllegalStateException("interrupted while starting the kafka cluster", e);
       }
-      Duration took = Duration.ofNanos(System.nanoTime() - started);
-      EmbeddedKafkaCluster cluster = new EmbeddedKafkaCluster(root, temporary, nodes, admin, took);
-      log.info("kafka cluster started bootstrap={} data_dir={} took_ms={}", cluster.bootstrapServers(), root,
-          took.toMillis());
-      return cluster;
+      Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
+      return new EmbeddedKafkaCluster(root, temporary, nodes, admin, took);
     }
 
-    private static void abandon(Admin admin, Map<Integer, Node> nodes, Path root, boolean temporary) {
+    private static void abandon(Admin admin, Map<Integer, Node> nodes) {
       if (admin != null) {
         admin.close(Duration.ZERO);
       }
       for (Node node : nodes.values()) {
         if (node.server != null) {
           EmbeddedKafkaBroker.Builder.stopQuietly(node.server);
+          node.server = null;
         }
-      }
-      if (temporary) {
-        Directories.deleteRecursively(root);
       }
     }
   }

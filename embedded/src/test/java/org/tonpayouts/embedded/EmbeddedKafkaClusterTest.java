@@ -1,6 +1,7 @@
 package org.tonpayouts.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -80,6 +81,14 @@ class EmbeddedKafkaClusterTest {
     ConfigEntry minIsr = cluster.admin().describeConfigs(List.of(resource)).all().get().get(resource)
         .get("min.insync.replicas");
     assertThat(minIsr.value()).isEqualTo("2");
+  }
+
+  @Test
+  void shouldRefuseAnUnknownNodeAndARestartOfARunningOne() {
+    assertThatThrownBy(() -> cluster.stop(4)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no node 4");
+    assertThatThrownBy(() -> cluster.restart(1)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("node 1 is running");
   }
 
   @Test
