@@ -47,14 +47,16 @@ import org.slf4j.LoggerFactory;
  * a stopping broker does not ask the controller to move its leaderships away first, so they stay on
  * it until the controller fences it (no heartbeat for {@code broker.session.timeout.ms}), and
  * clients see disconnects and stale leaders exactly as after a crash. After the stop the node's
- * clean-shutdown markers are deleted, so the restart recovers its logs and registers as a broker
- * that shut down uncleanly. What is still gentler than {@code kill -9}: the stopping node flushes
+ * clean-shutdown marker ({@code .kafka_cleanshutdown}) is deleted, so the restart recovers its logs
+ * and registers with no previous broker epoch, as after a crash. What is still gentler than {@code kill -9}: the stopping node flushes
  * its logs, closes its sockets (clients see a reset rather than a silent peer) and, when it leads the
  * KRaft quorum, resigns so the other voters elect at once. A true {@code kill -9} needs a node in a
  * child JVM (as the {@code local} module runs the apps).
  *
- * <p>Start-up takes about 5 s (the three nodes start together: a broker waits for a quorum). Start
- * one per test class and isolate tests by topic name.
+ * <p>Start-up took 3 to 9 s on two shared cores (the three nodes start together: a broker waits for
+ * a quorum), {@link #close()} about 5 s (the last quorum leader waits out KRaft's graceful-shutdown
+ * timeout, as no other voter is left to take over). Start one per test class and isolate tests by
+ * topic name.
  */
 public final class EmbeddedKafkaCluster implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaCluster.class);
@@ -196,7 +198,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
   /**
    * Stops node {@code nodeId} as abruptly as this JVM allows (see the class comment): no controlled
-   * shutdown, and its clean-shutdown markers removed so its restart recovers. Returns when its
+   * shutdown, and its clean-shutdown marker removed so its restart recovers. Returns when its
    * threads have stopped; its leaderships move once the controller fences it.
    */
   public synchronized void stop(int nodeId) {
