@@ -50,8 +50,9 @@ import org.slf4j.LoggerFactory;
  * clean-shutdown marker ({@code .kafka_cleanshutdown}) is deleted, so the restart recovers its logs
  * and registers with no previous broker epoch, as after a crash. What is still gentler than {@code kill -9}: the stopping node flushes
  * its logs, closes its sockets (clients see a reset rather than a silent peer) and, when it leads the
- * KRaft quorum, resigns so the other voters elect at once. A true {@code kill -9} needs a node in a
- * child JVM (as the {@code local} module runs the apps).
+ * KRaft quorum, resigns so the other voters elect at once. For a true {@code kill -9}, start the
+ * cluster with {@link Builder#childJvms(boolean) childJvms(true)}: each node then runs in a child JVM
+ * and a stop is {@code SIGKILL}.
  *
  * <p>Start-up took 3 to 9 s on two shared cores (the three nodes start together: a broker waits for
  * a quorum), {@link #close()} about 5 s (the last quorum leader waits out KRaft's graceful-shutdown
@@ -75,10 +76,12 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
   private final String bootstrapServers;
   private final Admin admin;
   private final Duration startupTime;
+  private final boolean childJvms;
   private boolean closed;
 
-  private EmbeddedKafkaCluster(
-      Path rootDir, boolean deleteOnClose, Map<Integer, Node> nodes, Admin admin, Duration startupTime) {
+  private EmbeddedKafkaCluster(Path rootDir, boolean deleteOnClose, Map<Integer, Node> nodes, Admin admin,
+      Duration startupTime, boolean childJvms) {
+    this.childJvms = childJvms;
     this.rootDir = rootDir;
     this.deleteOnClose = deleteOnClose;
     this.nodes = nodes;
@@ -118,7 +121,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
   /** Whether node {@code nodeId} is running (not {@link #stop stopped}). */
   public synchronized boolean isRunning(int nodeId) {
-    return node(nodeId).server != null;
+    return node(nodeId).running != null;
   }
 
   /** Wall time from {@link Builder#start()} until all three brokers answered. */
@@ -203,14 +206,13 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
    */
   public synchronized void stop(int nodeId) {
     Node node = node(nodeId);
-    if (node.server == null) {
+    if (node.running == null) {
       throw new IllegalStateException("node " + nodeId + " is already stopped");
     }
     long started = System.nanoTime();
-    KafkaRaftServer server = node.server;
-    node.server = null;
-    server.shutdown();
-    server.awaitShutdown();
+    Running running = node.running;
+    node.running = null;
+    running.kill();
     boolean markerRemoved = deleteCleanShutdownMarker(node.dir.resolve("logs"));
     log.info("kafka node stopped node_id={} clean_shutdown_marker_removed={} took_ms={}", nodeId, markerRemoved,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -223,11 +225,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
    */
   public synchronized void restart(int nodeId) {
     Node node = node(nodeId);
-    if (node.server != null) {
+    if (node.running != null) {
       throw new IllegalStateException("node " + nodeId + " is running");
     }
     long started = System.nanoTime();
-    node.server = startNode(node.config);
+    node.running = childJvms ? ChildJvm.launch(node) : InProcess.start(node.config);
     awaitBrokers(Stream.concat(runningIds().stream(), Stream.of(nodeId)).distinct().toList());
     log.info("kafka node restarted node_id={} port={} took_ms={}", nodeId, node.brokerPort,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -243,12 +245,12 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     admin.close(Duration.ofSeconds(5));
     // all at once: a node stopping alone could wait on a quorum the others already left
     CompletableFuture.allOf(nodes.values().stream()
-            .filter(n -> n.server != null)
-            .map(n -> CompletableFuture.runAsync(() -> EmbeddedKafkaBroker.Builder.stopQuietly(n.server),
+            .filter(n -> n.running != null)
+            .map(n -> CompletableFuture.runAsync(n.running::stop,
                 runnable -> daemon("kafka-node-stop-" + n.id, runnable)))
             .toArray(CompletableFuture[]::new))
         .join();
-    nodes.values().forEach(n -> n.server = null);
+    nodes.values().forEach(n -> n.running = null);
     if (deleteOnClose) {
       Directories.deleteRecursively(rootDir);
     }
@@ -261,7 +263,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
   }
 
   private synchronized List<Integer> runningIds() {
-    return nodes.values().stream().filter(n -> n.server != null).map(n -> n.id).toList();
+    return nodes.values().stream().filter(n -> n.running != null).map(n -> n.id).toList();
   }
 
   private Node node(int nodeId) {
@@ -303,15 +305,105 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     throw new IllegalStateException("brokers " + wanted + " not live in " + ADMIN_TIMEOUT + "; live: " + live);
   }
 
-  private static KafkaRaftServer startNode(Properties config) {
-    KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
-    try {
-      server.startup();
-    } catch (RuntimeException e) {
-      EmbeddedKafkaBroker.Builder.stopQuietly(server);
-      throw e;
+  /** A running node, in this JVM or in a child one. */
+  private interface Running {
+    /** Stops the node as abruptly as its kind allows (see the class comment). */
+    void kill();
+
+    /** Stops the node the ordinary way, for {@link #close()}. */
+    void stop();
+  }
+
+  /** A node's {@code KafkaRaftServer} in this JVM; killing it is a shutdown without controlled shutdown. */
+  private static final class InProcess implements Running {
+    private final KafkaRaftServer server;
+
+    private InProcess(KafkaRaftServer server) {
+      this.server = server;
     }
-    return server;
+
+    static InProcess create(Properties config) {
+      return new InProcess(new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM));
+    }
+
+    static InProcess start(Properties config) {
+      InProcess node = create(config);
+      try {
+        node.server.startup();
+      } catch (RuntimeException e) {
+        node.stop();
+        throw e;
+      }
+      return node;
+    }
+
+    @Override
+    public void kill() {
+      server.shutdown();
+      server.awaitShutdown();
+    }
+
+    @Override
+    public void stop() {
+      EmbeddedKafkaBroker.Builder.stopQuietly(server);
+    }
+  }
+
+  /**
+   * A node in a child JVM ({@code kafka.Kafka server.properties} on this JVM's class path): killing
+   * it is a real {@code kill -9}. Its output goes to {@code node.log} in its data directory.
+   */
+  private static final class ChildJvm implements Running {
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private final Process process;
+
+    private ChildJvm(Process process) {
+      this.process = process;
+    }
+
+    static ChildJvm launch(Node node) {
+      Path logConfig = node.dir.resolve("logback-node.xml");
+      Path logFile = node.dir.resolve("node.log");
+      try {
+        Files.writeString(logConfig, "<configuration><appender name=\"out\" class=\"ch.qos.logback.core"
+            + ".ConsoleAppender\"><encoder><pattern>%d %-5level [%thread] %logger - %msg%n</pattern></encoder>"
+            + "</appender><root level=\"WARN\"><appender-ref ref=\"out\"/></root></configuration>");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+            "-Dlogback.configurationFile=" + logConfig, "-cp", System.getProperty("java.class.path"),
+            "kafka.Kafka", node.dir.resolve("server.properties").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+            .start();
+        return new ChildJvm(process);
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not start kafka node " + node.id + " in a child JVM", e);
+      }
+    }
+
+    @Override
+    public void kill() {
+      process.destroyForcibly(); // SIGKILL on Linux
+      awaitExit(process, STOP_TIMEOUT);
+    }
+
+    @Override
+    public void stop() {
+      process.destroy(); // SIGTERM: Kafka's shutdown hook stops the node
+      if (!awaitExit(process, STOP_TIMEOUT)) {
+        process.destroyForcibly();
+        awaitExit(process, STOP_TIMEOUT);
+      }
+    }
+
+    private static boolean awaitExit(Process process, Duration timeout) {
+      try {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for a kafka node to exit", e);
+      }
+    }
   }
 
   private static boolean deleteCleanShutdownMarker(Path logDir) {
@@ -350,13 +442,13 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     thread.start();
   }
 
-  /** One node: its fixed ports, directory and configuration, and its server while it runs. */
+  /** One node: its fixed ports, directory and configuration, and its process or server while it runs. */
   private static final class Node {
     final int id;
     final int brokerPort;
     final Path dir;
     final Properties config;
-    volatile KafkaRaftServer server;
+    volatile Running running;
 
     Node(int id, int brokerPort, Path dir, Properties config) {
       this.id = id;
@@ -370,6 +462,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
   public static final class Builder {
     private Path dataDir;
     private boolean quietLogging = true;
+    private boolean childJvms;
     private final Map<String, String> properties = new LinkedHashMap<>();
 
     private Builder() {}
@@ -391,6 +484,16 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
      */
     public Builder property(String key, String value) {
       properties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      return this;
+    }
+
+    /**
+     * Runs each node in a child JVM of its own (about 200 MB each), so that {@link
+     * EmbeddedKafkaCluster#stop(int)} is a real {@code kill -9}. Default false: the nodes run in this
+     * JVM and a stop is a shutdown without controlled shutdown (see the class comment).
+     */
+    public Builder childJvms(boolean childJvms) {
+      this.childJvms = childJvms;
       return this;
     }
 
@@ -466,14 +569,19 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         EmbeddedKafkaBroker.Builder.writeProperties(config, configFile);
         EmbeddedKafkaBroker.Builder.formatIfNeeded(dir, configFile, clusterId);
         Node node = new Node(id, brokerPorts[id], dir, config);
-        node.server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
         nodes.put(id, node);
       }
       // together: each broker's start-up waits for a controller quorum, which needs two voters up
       List<CompletableFuture<Void>> starts = new ArrayList<>();
       for (Node node : nodes.values()) {
-        starts.add(CompletableFuture.runAsync(node.server::startup,
-            runnable -> daemon("kafka-node-start-" + node.id, runnable)));
+        if (childJvms) {
+          node.running = ChildJvm.launch(node); // ready when the admin client sees it below
+        } else {
+          InProcess inProcess = InProcess.create(node.config);
+          node.running = inProcess;
+          starts.add(CompletableFuture.runAsync(inProcess.server::startup,
+              runnable -> daemon("kafka-node-start-" + node.id, runnable)));
+        }
       }
       Admin admin = null;
       try {
@@ -494,7 +602,7 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         throw new IllegalStateException("interrupted while starting the kafka cluster", e);
       }
       Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
-      return new EmbeddedKafkaCluster(root, temporary, nodes, admin, took);
+      return new EmbeddedKafkaCluster(root, temporary, nodes, admin, took, childJvms);
     }
 
     private static void abandon(Admin admin, Map<Integer, Node> nodes) {
@@ -502,9 +610,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         admin.close(Duration.ZERO);
       }
       for (Node node : nodes.values()) {
-        if (node.server != null) {
-          EmbeddedKafkaBroker.Builder.stopQuietly(node.server);
-          node.server = null;
+        if (node.running != null) {
+          node.running.stop();
+          node.running = null;
         }
       }
     }
