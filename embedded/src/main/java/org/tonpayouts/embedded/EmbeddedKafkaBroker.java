@@ -63,7 +63,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private static final String SECURE_LISTENER = "SECURE";
 
   /** The broker's own loggers and their quiet levels; the clients' loggers are left alone. */
-  private static final Map<String, String> BROKER_LOG_LEVELS = brokerLogLevels();
+  static final Map<String, String> BROKER_LOG_LEVELS = brokerLogLevels();
 
 
   private final KafkaRaftServer server;
@@ -185,6 +185,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    * different count it is an error, since keying by wallet depends on the partition count.
    */
   public void createTopics(Map<String, Integer> partitionsByTopic) {
+    createTopics(admin, partitionsByTopic);
+  }
+
+  /** {@link #createTopics(Map)} through any admin client; the cluster's default replication applies. */
+  static void createTopics(Admin admin, Map<String, Integer> partitionsByTopic) {
     List<NewTopic> topics = new ArrayList<>();
     partitionsByTopic.forEach(
         (name, partitions) -> topics.add(new NewTopic(name, Optional.of(partitions), Optional.empty())));
@@ -207,12 +212,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       }
     }
     if (!existing.isEmpty()) {
-      checkPartitions(existing, partitionsByTopic);
+      checkPartitions(admin, existing, partitionsByTopic);
     }
     log.debug("topics created topics={}", partitionsByTopic);
   }
 
-  private void checkPartitions(List<String> existing, Map<String, Integer> wanted) {
+  private static void checkPartitions(Admin admin, List<String> existing, Map<String, Integer> wanted) {
     Map<String, TopicDescription> descriptions;
     try {
       descriptions =
@@ -253,6 +258,49 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         "kafka broker stopped port={} took_ms={}",
         port,
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+  }
+
+  /**
+   * The settings of one combined broker+controller node on 127.0.0.1, shared by the single broker and
+   * {@link EmbeddedKafkaCluster}: {@code voters} is the static quorum ({@code id@host:port,...}),
+   * {@code replicas} the replication factor of every topic.
+   */
+  static Map<String, String> nodeProperties(
+      int nodeId, String voters, Path dir, int brokerPort, int quorumPort, int replicas) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("process.roles", "broker,controller");
+    p.put("node.id", Integer.toString(nodeId));
+    p.put("controller.quorum.voters", voters);
+    p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + quorumPort);
+    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    p.put("controller.listener.names", "CONTROLLER");
+    p.put("inter.broker.listener.name", "PLAINTEXT");
+    p.put("log.dirs", dir.resolve("logs").toString());
+    p.put("num.partitions", "1");
+    // Every topic, internal ones included, gets `replicas` copies (one node: one, or the internal
+    // topics are never created) and needs two of them in sync (one for a single node), so that a
+    // committed write survives the loss of any one broker.
+    String rf = Integer.toString(replicas);
+    String minIsr = Integer.toString(Math.min(2, replicas));
+    p.put("default.replication.factor", rf);
+    p.put("min.insync.replicas", minIsr);
+    p.put("offsets.topic.replication.factor", rf);
+    p.put("transaction.state.log.replication.factor", rf);
+    p.put("transaction.state.log.min.isr", minIsr);
+    p.put("share.coordinator.state.topic.replication.factor", rf);
+    p.put("share.coordinator.state.topic.min.isr", minIsr);
+    // Fewer internal partitions than the default 50: faster first group/transaction on 2 cores.
+    p.put("offsets.topic.num.partitions", "5");
+    p.put("transaction.state.log.num.partitions", "5");
+    p.put("group.initial.rebalance.delay.ms", "0");
+    // The controller appends a no-op record to the metadata log this often so that brokers see its
+    // high watermark move; every one is written, replicated to, loaded and published by this very
+    // node. At the default 500 ms that was half of the broker's CPU at rest, for a cluster of one.
+    p.put("metadata.max.idle.interval.ms", "5000");
+    // The 128 MB default is allocated eagerly and would quadruple the heap.
+    p.put("log.cleaner.dedupe.buffer.size", "2097152");
+    return p;
   }
 
   private static Map<String, String> brokerLogLevels() {
@@ -391,7 +439,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       Properties config = serverProperties(dir, brokerPort, quorumPort, securePort);
       Path configFile = dir.resolve("server.properties");
       writeProperties(config, configFile);
-      formatIfNeeded(dir, configFile);
+      formatIfNeeded(dir, configFile, Uuid.randomUuid().toString());
 
       KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
       try {
@@ -435,33 +483,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private Properties serverProperties(Path dir, int brokerPort, int quorumPort, int securePort) {
-      Map<String, String> p = new LinkedHashMap<>();
-      p.put("process.roles", "broker,controller");
-      p.put("node.id", Integer.toString(NODE_ID));
-      p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + quorumPort);
-      p.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + quorumPort);
-      p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
-      p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-      p.put("controller.listener.names", "CONTROLLER");
-      p.put("inter.broker.listener.name", "PLAINTEXT");
-      p.put("log.dirs", dir.resolve("logs").toString());
-      p.put("num.partitions", "1");
-      // A single node: every internal topic with one replica, or they are never created.
-      p.put("offsets.topic.replication.factor", "1");
-      p.put("transaction.state.log.replication.factor", "1");
-      p.put("transaction.state.log.min.isr", "1");
-      p.put("share.coordinator.state.topic.replication.factor", "1");
-      p.put("share.coordinator.state.topic.min.isr", "1");
-      // Fewer internal partitions than the default 50: faster first group/transaction on 2 cores.
-      p.put("offsets.topic.num.partitions", "5");
-      p.put("transaction.state.log.num.partitions", "5");
-      p.put("group.initial.rebalance.delay.ms", "0");
-      // The controller appends a no-op record to the metadata log this often so that brokers see its
-      // high watermark move; every one is written, replicated to, loaded and published by this very
-      // node. At the default 500 ms that was half of the broker's CPU at rest, for a cluster of one.
-      p.put("metadata.max.idle.interval.ms", "5000");
-      // The 128 MB default is allocated eagerly and would quadruple the heap.
-      p.put("log.cleaner.dedupe.buffer.size", "2097152");
+      Map<String, String> p = new LinkedHashMap<>(
+          nodeProperties(NODE_ID, NODE_ID + "@127.0.0.1:" + quorumPort, dir, brokerPort, quorumPort, 1));
       if (secureListenerCa != null) {
         p.putAll(saslSslProperties(dir, brokerPort, quorumPort, securePort));
       }
@@ -498,12 +521,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       return p;
     }
 
-    private static void formatIfNeeded(Path dir, Path configFile) {
+    /** Formats {@code dir} as a node of cluster {@code clusterId} unless it already holds one. */
+    static void formatIfNeeded(Path dir, Path configFile, String clusterId) {
       if (Files.exists(dir.resolve("logs").resolve("meta.properties"))) {
         log.debug("kafka storage already formatted data_dir={}", dir);
         return;
       }
-      String clusterId = Uuid.randomUuid().toString();
       ByteArrayOutputStream output = new ByteArrayOutputStream();
       int exitCode;
       try (PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8)) {
@@ -519,14 +542,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     private static Properties adminConfig(int brokerPort) {
+      return adminConfig("127.0.0.1:" + brokerPort);
+    }
+
+    static Properties adminConfig(String bootstrapServers) {
       Properties props = new Properties();
-      props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + brokerPort);
+      props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
       props.put(AdminClientConfig.CLIENT_ID_CONFIG, "embedded-kafka-admin");
       props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_TIMEOUT.toMillis());
       return props;
     }
 
-    private static void writeProperties(Properties config, Path file) {
+    static void writeProperties(Properties config, Path file) {
       try (OutputStream out = Files.newOutputStream(file)) {
         config.store(out, "written by EmbeddedKafkaBroker; rewritten on every start");
       } catch (IOException e) {
@@ -534,7 +561,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       }
     }
 
-    private static void stopQuietly(KafkaRaftServer server) {
+    static void stopQuietly(KafkaRaftServer server) {
       try {
         server.shutdown();
         server.awaitShutdown();
@@ -543,7 +570,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       }
     }
 
-    private static boolean isBindFailure(Throwable e) {
+    static boolean isBindFailure(Throwable e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof BindException) {
           return true;
