@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -95,6 +96,7 @@ class EmbeddedKafkaClusterTest {
   }
 
   @Test
+  @Tag("soak") // about 20 s: with the soaks (docs/soak.md), out of the default run
   void shouldLoseAndDuplicateNothingWhileTheActiveControllerIsStopped() {
     String topic = SharedTestInfrastructure.uniqueName("controller-stop");
     cluster.createTopic(topic, 1);
@@ -118,6 +120,7 @@ class EmbeddedKafkaClusterTest {
   }
 
   @Test
+  @Tag("soak") // about 20 s: with the soaks (docs/soak.md), out of the default run
   void shouldKeepRecordsFlowingThroughARollingRestartOfAllThree() {
     String topic = SharedTestInfrastructure.uniqueName("rolling");
     cluster.createTopic(topic, 1);
