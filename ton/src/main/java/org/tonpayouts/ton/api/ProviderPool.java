@@ -209,7 +209,14 @@ public final class ProviderPool implements TonApi, AutoCloseable {
       return CompletableFuture.failedFuture(failureOf(failures));
     }
     Member member = members.get(i);
-    return call.apply(member.provider().api()).handle((value, error) -> {
+    CompletableFuture<T> answer;
+    try {
+      answer = call.apply(member.provider().api());
+    } catch (RuntimeException e) {
+      member.health().inconclusive(); // a refused argument: let a claimed probe go to the next call
+      throw e;
+    }
+    return answer.handle((value, error) -> {
       if (error == null) {
         answered(member);
         return CompletableFuture.completedFuture(value);
