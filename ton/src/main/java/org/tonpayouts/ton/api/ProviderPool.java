@@ -32,7 +32,10 @@ import org.tonpayouts.ton.address.TonAddress;
  * answer about the message, which another provider would repeat: it ends the send. When every
  * provider failed, the failure returned is the first that {@link TonApiException#maybeDelivered()
  * may have delivered} the message (the others are suppressed in it), so "keep watching the hash"
- * reaches the caller even when a later provider failed before delivering.
+ * reaches the caller even when a later provider failed before delivering. That holds for a
+ * rejection after such a failure too: the earlier failure is reported, the rejection suppressed in
+ * it, because "seqno already used" is exactly what a message that the first provider delivered and
+ * the chain applied gets (today's callers, SendRecorder and Resender, watch the hash either way).
  *
  * <p>Which provider a call reached shows in {@code ton.api.provider.calls{provider,outcome}}; set
  * aside and back are logged once each and shown by {@code ton.api.provider.set.aside{provider}}.
