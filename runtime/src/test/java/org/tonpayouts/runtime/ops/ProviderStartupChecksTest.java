@@ -3,10 +3,13 @@ package org.tonpayouts.runtime.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -19,7 +22,7 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.ton.api.ProviderPool;
-import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.network.TonNetwork;
 
 /**
@@ -64,6 +67,43 @@ class ProviderStartupChecksTest {
     try (ProviderPool pool = pool(urls)) {
       assertThat(process.verifyNetwork(pool)).isEqualTo(TonNetwork.DEVNET);
       assertThat(process.verifyNodeClock(pool).withinLimit()).isTrue();
+    }
+  }
+
+  /**
+   * A node of testnet: the one answer the check asks for, in toncenter's shape. devnet serves only
+   * its own network, so this stands in for a provider pointed at the wrong network.
+   */
+  private static HttpServer testnetNode() throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    String cell = TonCell.builder().storeInt(TonNetwork.TESTNET.globalId(), 32).endCell().toBase64();
+    byte[] body = ("{\"ok\":true,\"result\":{\"@type\":\"configInfo\",\"config\":{\"@type\":\"tvm.cell\","
+        + "\"bytes\":\"" + cell + "\"}}}").getBytes(StandardCharsets.UTF_8);
+    server.createContext("/api/v2/getConfigParam", exchange -> {
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    server.start();
+    return server;
+  }
+
+  @Test
+  void shouldRefuseTheStartNamingAProviderOfAnotherNetwork() throws IOException {
+    HttpServer testnet = testnetNode();
+    try {
+      URI wrong = URI.create("http://127.0.0.1:" + testnet.getAddress().getPort());
+      String urls = devnet.apiUrl() + "|name=a," + wrong + "|name=wrong";
+      PayoutProcess process = process(urls);
+      try (ProviderPool pool = pool(urls)) {
+        assertThatThrownBy(() -> process.verifyNetwork(pool))
+            .isInstanceOf(StartupException.class)
+            .hasMessageContaining("TON API " + wrong + " serves the network with global id -3 (testnet), but"
+                + " ton.network=devnet expects global id -42 (devnet)");
+      }
+    } finally {
+      testnet.stop(0);
     }
   }
 
