@@ -2,6 +2,7 @@ package org.tonpayouts.poller;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -11,10 +12,10 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.runtime.ops.PayoutProcess;
+import org.tonpayouts.runtime.ops.TonApiPools;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.ton.api.CommonPool;
-import org.tonpayouts.ton.api.TonApiClient;
-import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.api.ProviderPool;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,20 +55,20 @@ public final class ChainPollerMain implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     PayoutsConfig cfg;
-    TonApiConfig apiConfig;
+    List<PayoutsConfig.TonApiProvider> providers;
     try {
       // the secrets are read now, so a loose secret file stops the start with one line
       cfg = PayoutsConfig.load(Optional.ofNullable(config), System.getenv());
-      apiConfig = cfg.tonApi();
+      providers = cfg.tonApiProviders();
     } catch (ConfigException e) {
       return PayoutProcess.refuse(PROCESS, new StartupException(e.getMessage(), e));
     }
     log.info("chain-poller starting api={} bootstrap={} applicationId={} interval={} clockSkew={}",
-        apiConfig, cfg.bootstrapServers(), cfg.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG),
+        providers, cfg.bootstrapServers(), cfg.getString(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG),
         cfg.pollerInterval(), cfg.clockSkewMargin());
     Clock clock = Clock.systemUTC();
     try (ProcessMetrics metrics = new ProcessMetrics(PROCESS);
-        TonApiClient api = new TonApiClient(apiConfig, metrics.registry())) {
+        ProviderPool api = TonApiPools.open(providers, cfg.providerPoolSettings(), metrics.registry(), clock)) {
       PayoutProcess process = new PayoutProcess(PROCESS, cfg, Optional.ofNullable(config), metrics, clock);
       try {
         process.verifyNetwork(api);

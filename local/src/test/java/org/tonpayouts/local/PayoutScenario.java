@@ -47,6 +47,8 @@ import org.tonpayouts.streams.ledger.sql.LedgerRow;
 import org.tonpayouts.streams.ledger.sql.LedgerStatus;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.runtime.ops.TonApiPools;
+import org.tonpayouts.ton.api.ProviderPool;
 import org.tonpayouts.ton.api.TonApiClient;
 import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.wallet.Subwallets;
@@ -73,6 +75,7 @@ final class PayoutScenario {
   private final Map<String, String> pollerOverrides = new HashMap<>();
   private Map<String, ?> producerSettings = Map.of();
   private Function<Devnet, URI> pollerApi = Devnet::baseUrl;
+  private Function<Devnet, String> providers; // null: one provider, ton.api.url
   private Consumer<Devnet> beforeLoad = devnet -> { };
   private Consumer<Running> whileRunning = running -> { };
 
@@ -129,6 +132,15 @@ final class PayoutScenario {
     return this;
   }
 
+  /**
+   * Both apps on several providers: {@code ton.api.urls} as {@code urls} gives it for the devnet,
+   * each app on a {@link ProviderPool} built as its main builds it (instead of ton.api.url).
+   */
+  PayoutScenario providers(Function<Devnet, String> urls) {
+    this.providers = urls;
+    return this;
+  }
+
   /** Done once both apps run, before the load is produced (e.g. their start-up checks under their own credentials). */
   PayoutScenario whileRunning(Consumer<Running> action) {
     this.whileRunning = action;
@@ -155,15 +167,24 @@ final class PayoutScenario {
         HikariDataSource ledgerDb = Ledger.pooledDataSource(jdbcUrl, postgres.user(), postgres.password(), 4)) {
       PipelineTopics.create(admin, bootstrapServers, 3);
       wallets.subwalletIds().forEach(id -> devnet.fund(wallets.address(id), 100_000_000_000L));
+      if (providers != null) {
+        streamsOverrides.put(PayoutsConfig.TON_API_URLS_CONFIG, providers.apply(devnet));
+        pollerOverrides.put(PayoutsConfig.TON_API_URLS_CONFIG, providers.apply(devnet));
+      }
       PayoutsConfig config = config(runId, devnet.baseUrl(), jdbcUrl, postgres.user(), streamsOverrides);
       PayoutsConfig pollerConfig = config(runId, pollerApi.apply(devnet), jdbcUrl, postgres.user(), pollerOverrides);
       PayoutMetrics streamsMetrics = PayoutMetrics.inMemory();
       PollerMetrics pollerMetrics = PollerMetrics.inMemory();
 
-      try (TonApiClient pollerApiClient = new TonApiClient(pollerConfig.tonApi());
-          StreamsApp app = new StreamsApp(config, key.key(), api, ledgerDb, Clock.systemUTC(), streamsMetrics);
-          ChainPoller poller = new ChainPoller(pollerConfig, pollerApiClient, Clock.systemUTC(), pollerMetrics,
-              new Properties());
+      try (ProviderPool streamsPool = providers == null ? null
+              : TonApiPools.open(config, streamsMetrics.registry(), Clock.systemUTC());
+          ProviderPool pollerPool = providers == null ? null
+              : TonApiPools.open(pollerConfig, pollerMetrics.registry(), Clock.systemUTC());
+          TonApiClient pollerApiClient = new TonApiClient(pollerConfig.tonApi());
+          StreamsApp app = new StreamsApp(config, key.key(), streamsPool == null ? api : streamsPool, ledgerDb,
+              Clock.systemUTC(), streamsMetrics);
+          ChainPoller poller = new ChainPoller(pollerConfig, pollerPool == null ? pollerApiClient : pollerPool,
+              Clock.systemUTC(), pollerMetrics, new Properties());
           SettlementWatcher watcher = SettlementWatcher.start(bootstrapServers, Clock.systemUTC())) {
         app.start();
         poller.start();
@@ -202,7 +223,9 @@ final class PayoutScenario {
     values.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, Files.createDirectories(tmp.resolve("state")).toString());
     values.put(PayoutsConfig.POSTGRES_URL_CONFIG, jdbcUrl);
     values.put(PayoutsConfig.POSTGRES_USER_CONFIG, user);
-    values.put(PayoutsConfig.TON_API_URL_CONFIG, tonApi.toString());
+    if (!own.containsKey(PayoutsConfig.TON_API_URLS_CONFIG)) {
+      values.put(PayoutsConfig.TON_API_URL_CONFIG, tonApi.toString());
+    }
     values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
     values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "scenario:" + "5e".repeat(32)); // both apps share it
     values.putAll(overrides);

@@ -6,7 +6,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +22,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 import org.tonpayouts.runtime.caps.SpendCapList;
 import org.tonpayouts.runtime.caps.SpendCaps;
+import org.tonpayouts.ton.api.ProviderPool;
 import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.keys.SecretFiles;
 import org.tonpayouts.ton.keys.WalletKey;
@@ -458,6 +461,36 @@ public final class PayoutsConfig extends AbstractConfig {
       .define(TON_API_MAX_RESPONSE_BYTES_CONFIG, Type.LONG, TonApiConfig.DEFAULT_MAX_RESPONSE_BYTES,
           Range.between(64L * 1024, 1024L * 1024 * 1024), Importance.LOW, TON_API_MAX_RESPONSE_BYTES_DOC);
 
+  // ---- several TON API providers (issue 27) ----
+  public static final String TON_API_URLS_CONFIG = "ton.api.urls";
+  private static final String TON_API_URLS_DOC =
+      "Several TON API providers instead of ton.api.url (set one of the two, not both), in order of preference,"
+          + " comma-separated; each a base URL followed by |name=<metrics tag>, |key.file=<file holding its API key>"
+          + " and |rate=<requests per second, default ton.api.requests.per.second>, e.g."
+          + " https://toncenter.com|key.file=/run/secrets/toncenter|rate=25,https://api.example.net|name=own. A call"
+          + " goes to the first provider in use and, when it fails by itself (transport, timeout, 429, 5xx), to the"
+          + " next; a send goes on as the same signed message (it can apply once), a rejection of the message ends it."
+          + " Every answer comes whole from one provider, with that node's own time: a lagging provider can delay an"
+          + " expiry, never cause one. Keys only from files (an inline key= is refused). Every provider is checked at"
+          + " start (network, clock).";
+  public static final String TON_API_PROVIDER_FAILURES_CONFIG = "ton.api.provider.failures.before.set.aside";
+  private static final String TON_API_PROVIDER_FAILURES_DOC =
+      "With several providers (ton.api.urls): failures in a row that set a provider aside.";
+  public static final String TON_API_PROVIDER_SET_ASIDE_MS_CONFIG = "ton.api.provider.set.aside.ms";
+  private static final String TON_API_PROVIDER_SET_ASIDE_MS_DOC =
+      "With several providers (ton.api.urls): how long a provider stays set aside before one call probes it; an"
+          + " answer brings it back, a failure sets it aside again.";
+
+  static {
+    // several TON API providers (issue 27), in a block of their own so that keys added alongside merge cleanly
+    CONFIG
+        .define(TON_API_URLS_CONFIG, Type.STRING, "", Importance.HIGH, TON_API_URLS_DOC)
+        .define(TON_API_PROVIDER_FAILURES_CONFIG, Type.INT, ProviderPool.Settings.DEFAULT.failuresToSetAside(),
+            Range.between(1, 100), Importance.LOW, TON_API_PROVIDER_FAILURES_DOC)
+        .define(TON_API_PROVIDER_SET_ASIDE_MS_CONFIG, Type.LONG, ProviderPool.Settings.DEFAULT.setAsideFor().toMillis(),
+            Range.between(100L, 3_600_000L), Importance.LOW, TON_API_PROVIDER_SET_ASIDE_MS_DOC);
+  }
+
   static {
     // the HTTP surfaces (issue 24), in a block of their own so that keys added alongside merge cleanly
     CONFIG
@@ -647,7 +680,7 @@ public final class PayoutsConfig extends AbstractConfig {
       throw new ConfigException(WALLET_SUBWALLET_MIN_CONFIG, subwalletMin(),
           "must not be above " + WALLET_SUBWALLET_MAX_CONFIG + " (" + subwalletMax() + ")");
     }
-    tonApi(Optional.empty()); // the URL and the client's limits, checked now; the key file is read when used
+    tonApiProviders(false); // the URLs and the clients' limits, checked now; the key files are read when used
     if (tonNetwork().orElse(null) == TonNetwork.MAINNET && getBoolean(TON_TESTNET_CONFIG)) {
       throw new ConfigException(TON_TESTNET_CONFIG + "=true shows addresses in their testnet form, but "
           + TON_NETWORK_CONFIG + "=mainnet pays on mainnet, where intake refuses testnet-flagged addresses: remove "
@@ -1037,27 +1070,86 @@ public final class PayoutsConfig extends AbstractConfig {
    *
    * @throws ConfigException when the key file is missing, empty or readable by group or others
    */
+  /**
+   * The TON API client's settings: {@code ton.api.url}'s, or with {@code ton.api.urls} the first
+   * (most preferred) provider's. Reads the key file.
+   */
   public TonApiConfig tonApi() {
-    return tonApi(secret(TON_API_KEY_CONFIG, TON_API_KEY_FILE_CONFIG).map(Secret::value));
+    return tonApiProviders().get(0).api();
   }
 
-  private TonApiConfig tonApi(Optional<String> apiKey) {
-    String url = getString(TON_API_URL_CONFIG);
+  /** One TON API provider: its name (the {@code provider} tag) and its client's settings. */
+  public record TonApiProvider(String name, TonApiConfig api) {}
+
+  /**
+   * The TON API providers in order of preference: the ones of {@code ton.api.urls}, or the one of
+   * {@code ton.api.url} (named by its host). Reads their key files.
+   *
+   * @throws ConfigException when both keys are set, the list is malformed or a key file is unsafe
+   */
+  public List<TonApiProvider> tonApiProviders() {
+    return tonApiProviders(true);
+  }
+
+  /** {@value #TON_API_PROVIDER_FAILURES_CONFIG} and {@value #TON_API_PROVIDER_SET_ASIDE_MS_CONFIG}. */
+  public ProviderPool.Settings providerPoolSettings() {
+    return new ProviderPool.Settings(getInt(TON_API_PROVIDER_FAILURES_CONFIG),
+        Duration.ofMillis(getLong(TON_API_PROVIDER_SET_ASIDE_MS_CONFIG)));
+  }
+
+  private List<TonApiProvider> tonApiProviders(boolean readKeys) {
+    String urls = getString(TON_API_URLS_CONFIG).trim();
+    if (urls.isEmpty()) {
+      Optional<String> key = readKeys ? secret(TON_API_KEY_CONFIG, TON_API_KEY_FILE_CONFIG).map(Secret::value)
+          : Optional.empty();
+      TonApiConfig api = tonApi(TON_API_URL_CONFIG, getString(TON_API_URL_CONFIG), key, getDouble(TON_API_RPS_CONFIG));
+      return List.of(new TonApiProvider(hostName(api.baseUrl()), api));
+    }
+    for (String single : List.of(TON_API_URL_CONFIG, TON_API_KEY_CONFIG, TON_API_KEY_FILE_CONFIG)) {
+      Object given = originals().get(single);
+      if (given != null && !given.toString().isBlank()) {
+        throw new ConfigException(TON_API_URLS_CONFIG + " and " + single + " are both set: " + TON_API_URLS_CONFIG
+            + " lists every provider with its own |key.file=, so remove " + single);
+      }
+    }
+    List<TonApiProvider> providers = new ArrayList<>();
+    for (TonApiProviderList.Entry entry : TonApiProviderList.parse(TON_API_URLS_CONFIG, urls)) {
+      Optional<String> key = Optional.empty();
+      if (readKeys && entry.keyFile().isPresent()) {
+        try {
+          key = Optional.of(SecretFiles.read(TON_API_URLS_CONFIG + " key.file of provider " + entry.name(),
+              entry.keyFile().get()));
+        } catch (IllegalArgumentException e) {
+          throw configException(e);
+        }
+      }
+      TonApiConfig api = tonApi(TON_API_URLS_CONFIG, entry.url().toString(), key,
+          entry.rate().orElse(getDouble(TON_API_RPS_CONFIG)));
+      providers.add(new TonApiProvider(entry.name(), api));
+    }
+    return List.copyOf(providers);
+  }
+
+  private static String hostName(URI url) {
+    return url.getPort() > 0 ? url.getHost() + ":" + url.getPort() : url.getHost();
+  }
+
+  private TonApiConfig tonApi(String key, String url, Optional<String> apiKey, double requestsPerSecond) {
     try {
       URI baseUrl = URI.create(url);
       boolean plainHttpAllowed = getBoolean(TON_API_INSECURE_HTTP_ALLOWED_CONFIG);
       if (!plainHttpAllowed && TonApiConfig.isPlainHttpToRemoteHost(baseUrl)) {
-        throw new ConfigException(TON_API_URL_CONFIG + " " + url + " is plain http to " + baseUrl.getHost()
+        throw new ConfigException(key + " " + url + " is plain http to " + baseUrl.getHost()
             + ", which is not a loopback address: anyone on the path could read the API key and forge the answers"
             + " verdicts rest on. Use https://, or set " + TON_API_INSECURE_HTTP_ALLOWED_CONFIG + "=true for a network"
             + " nobody else can read or change");
       }
       TonApiConfig defaults = TonApiConfig.of(URI.create("http://127.0.0.1"));
-      return new TonApiConfig(baseUrl, apiKey, getDouble(TON_API_RPS_CONFIG),
+      return new TonApiConfig(baseUrl, apiKey, requestsPerSecond,
           Duration.ofMillis(getLong(TON_API_TIMEOUT_MS_CONFIG)), defaults.maxReadAttempts(), defaults.retryBackoff(),
           getInt(TON_API_MAX_IN_FLIGHT_CONFIG), getLong(TON_API_MAX_RESPONSE_BYTES_CONFIG), plainHttpAllowed);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(TON_API_URL_CONFIG, url, e.getMessage());
+      throw new ConfigException(key, url, e.getMessage());
     }
   }
 }

@@ -15,6 +15,7 @@ import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.runtime.StartupException;
 import org.tonpayouts.runtime.ops.DatabaseCheck;
 import org.tonpayouts.runtime.ops.PayoutProcess;
+import org.tonpayouts.runtime.ops.TonApiPools;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.schemas.Topics;
@@ -22,8 +23,7 @@ import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.sql.LedgerTransport;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.CommonPool;
-import org.tonpayouts.ton.api.TonApiClient;
-import org.tonpayouts.ton.api.TonApiConfig;
+import org.tonpayouts.ton.api.ProviderPool;
 import org.tonpayouts.ton.keys.WalletKey;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,20 +65,20 @@ public final class StreamsAppMain implements Callable<Integer> {
   public Integer call() throws Exception {
     PayoutsConfig config;
     WalletKey key;
-    TonApiConfig apiConfig;
+    List<PayoutsConfig.TonApiProvider> providers;
     String ledgerPassword;
     try {
       // every secret is read now, so a loose secret file or an inline key stops the start with one line
       config = PayoutsConfig.load(Optional.ofNullable(configFile), System.getenv());
       key = config.walletKey(System.getenv());
-      apiConfig = config.tonApi();
+      providers = config.tonApiProviders();
       ledgerPassword = config.postgresPassword();
     } catch (ConfigException e) {
       return PayoutProcess.refuse(PROCESS, new StartupException(e.getMessage(), e));
     }
     Clock clock = Clock.systemUTC();
     try (ProcessMetrics metrics = new ProcessMetrics(PROCESS);
-        TonApiClient api = new TonApiClient(apiConfig, metrics.registry())) {
+        ProviderPool api = TonApiPools.open(providers, config.providerPoolSettings(), metrics.registry(), clock)) {
       PayoutProcess process = new PayoutProcess(PROCESS, config, Optional.ofNullable(configFile), metrics, clock);
       try {
         process.verifyNetwork(api);

@@ -1,5 +1,6 @@
 package org.tonpayouts.runtime.ops;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,7 +26,9 @@ import org.tonpayouts.runtime.topics.AdminClients;
 import org.tonpayouts.runtime.topics.RequiredTopics;
 import org.tonpayouts.schemas.Topic;
 import org.tonpayouts.schemas.Topics;
+import org.tonpayouts.ton.api.ProviderPool;
 import org.tonpayouts.ton.api.TonApi;
+import org.tonpayouts.ton.api.TonApiClient;
 import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.network.TonNetwork;
 
@@ -75,17 +78,34 @@ public final class PayoutProcess {
    *     networks and ids on a mismatch, or the cause when the node cannot be read
    */
   public TonNetwork verifyNetwork(TonApi api) {
+    TonApiConfig apiConfig = config.tonApi();
+    return verifyNetwork(api, "default", apiConfig);
+  }
+
+  /**
+   * {@link #verifyNetwork(TonApi)} for every provider of the pool: one of another network (or one
+   * that cannot be read) refuses the start, naming its URL; the pool would otherwise route calls
+   * to it whenever the others fail.
+   */
+  public TonNetwork verifyNetwork(ProviderPool pool) {
+    TonNetwork network = null;
+    for (ProviderPool.Provider p : pool.providers()) {
+      network = verifyNetwork(p.api(), p.name(), apiConfigOf(p));
+    }
+    return network;
+  }
+
+  private TonNetwork verifyNetwork(TonApi api, String provider, TonApiConfig apiConfig) {
     TonNetwork expected;
     try {
       expected = config.requiredTonNetwork();
     } catch (ConfigException e) {
       throw new StartupException(e.getMessage(), e);
     }
-    TonApiConfig apiConfig = config.tonApi();
     TonNetwork network = new NodeNetwork(api, apiConfig.baseUrl(), expected,
         apiConfig.callTimeout().multipliedBy(apiConfig.maxReadAttempts()).plusSeconds(1)).verify();
-    log.info("ton api node network checked process={} url={} network={} global_id={}", name, apiConfig.baseUrl(),
-        network, network.globalId());
+    log.info("ton api node network checked process={} provider={} url={} network={} global_id={}", name, provider,
+        apiConfig.baseUrl(), network, network.globalId());
     return network;
   }
 
@@ -96,14 +116,48 @@ public final class PayoutProcess {
    * @throws StartupException naming the URL and the cause
    */
   public NodeClock.Reading verifyNodeClock(TonApi api) {
-    NodeClock nodeClock = new NodeClock(api, config.tonApi().baseUrl(), clock, config.clockSkewMargin(),
-        config.tonApi().callTimeout().multipliedBy(config.tonApi().maxReadAttempts()).plusSeconds(1));
-    NodeClock.Reading reading = nodeClock.verify();
-    log.info("ton api node clock checked url={} node_time={} skew_ms={} max_skew_s={}", reading.url(),
-        reading.nodeTime(), reading.skew().toMillis(), reading.maxSkew().toSeconds());
+    TonApiConfig apiConfig = config.tonApi();
+    NodeClock nodeClock = nodeClock(api, apiConfig.baseUrl(), apiConfig);
+    NodeClock.Reading reading = verifyNodeClock(nodeClock, "default");
     readinessChecks.put("tonApi", new TimedCheck(nodeClock.check(), CHECK_TIMEOUT, TON_CHECK_EVERY, clock,
         checkExecutor));
     return reading;
+  }
+
+  /**
+   * {@link #verifyNodeClock(TonApi)} for every provider of the pool (each one's answers carry its
+   * own time, and expiry is judged by it); readiness reads the clock through the pool, so it is up
+   * while some provider answers in time. Returns the first provider's reading.
+   */
+  public NodeClock.Reading verifyNodeClock(ProviderPool pool) {
+    NodeClock.Reading first = null;
+    for (ProviderPool.Provider p : pool.providers()) {
+      NodeClock.Reading reading = verifyNodeClock(nodeClock(p.api(), p.url(), apiConfigOf(p)), p.name());
+      first = first == null ? reading : first;
+    }
+    URI label = pool.providers().size() == 1 ? pool.providers().get(0).url()
+        : URI.create("urn:ton-api-providers:" + String.join(",", pool.providers().stream()
+            .map(ProviderPool.Provider::name).toList()));
+    readinessChecks.put("tonApi", new TimedCheck(nodeClock(pool, label, config.tonApi()).check(), CHECK_TIMEOUT,
+        TON_CHECK_EVERY, clock, checkExecutor));
+    return first;
+  }
+
+  private NodeClock nodeClock(TonApi api, URI url, TonApiConfig apiConfig) {
+    return new NodeClock(api, url, clock, config.clockSkewMargin(),
+        apiConfig.callTimeout().multipliedBy(apiConfig.maxReadAttempts()).plusSeconds(1));
+  }
+
+  private NodeClock.Reading verifyNodeClock(NodeClock nodeClock, String provider) {
+    NodeClock.Reading reading = nodeClock.verify();
+    log.info("ton api node clock checked provider={} url={} node_time={} skew_ms={} max_skew_s={}", provider,
+        reading.url(), reading.nodeTime(), reading.skew().toMillis(), reading.maxSkew().toSeconds());
+    return reading;
+  }
+
+  /** The settings the provider's client was made with: its own timeouts (one attempt each in a pool of several). */
+  private static TonApiConfig apiConfigOf(ProviderPool.Provider p) {
+    return p.api() instanceof TonApiClient client ? client.config() : TonApiConfig.of(p.url());
   }
 
   /**

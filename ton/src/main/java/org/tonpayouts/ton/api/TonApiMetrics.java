@@ -1,10 +1,13 @@
 package org.tonpayouts.ton.api;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The TON API client's meters, declared once: every HTTP request (retries included, each counts
@@ -13,6 +16,24 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TonApiMetrics {
   public static final String REQUESTS = "ton.api.requests";
+  /** Calls a {@link ProviderPool} gave each provider, by {@code provider} and {@link ProviderOutcome}. */
+  public static final String PROVIDER_CALLS = "ton.api.provider.calls";
+  /** 1 while a provider is set aside by its {@link ProviderPool}, else 0; tag {@code provider}. */
+  public static final String PROVIDER_SET_ASIDE = "ton.api.provider.set.aside";
+
+  /** How one provider's part of a pooled call ended; the {@code outcome} tag of {@link #PROVIDER_CALLS}. */
+  public enum ProviderOutcome {
+    /** It answered (a rejection of a message or another refusal about the request included). */
+    OK,
+    /** It failed by itself (transport, timeout, 429, 5xx, refused answer or key): the call went to the next one. */
+    FAILED,
+    /** A 404 or a block it does not have yet: the call went to the next one, not counted against it. */
+    PASSED;
+
+    String tag() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   /** How one HTTP request ended; the {@code outcome} tag. */
   public enum Outcome {
@@ -66,10 +87,33 @@ public final class TonApiMetrics {
 
   private final MeterRegistry registry;
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
   /** @param registry where the meters go; null records nothing */
   public TonApiMetrics(MeterRegistry registry) {
     this.registry = registry;
+  }
+
+  void providerCall(String provider, ProviderOutcome outcome) {
+    if (registry == null) {
+      return;
+    }
+    counters.computeIfAbsent(provider + '/' + outcome, k -> Counter.builder(PROVIDER_CALLS)
+            .description("TON API calls a provider pool gave each provider, by provider and outcome")
+            .tag("provider", provider)
+            .tag("outcome", outcome.tag())
+            .register(registry))
+        .increment();
+  }
+
+  void providerSetAside(String provider, BooleanSupplier setAside) {
+    if (registry == null) {
+      return;
+    }
+    Gauge.builder(PROVIDER_SET_ASIDE, () -> setAside.getAsBoolean() ? 1 : 0)
+        .description("1 while the provider is set aside (failing; probed again after its back-off), else 0")
+        .tag("provider", provider)
+        .register(registry);
   }
 
   void record(String method, Outcome outcome, Duration took) {
