@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.wallet;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -10,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.async.Batcher;
 import org.tonpayouts.runtime.async.Inbox;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.record.LedgerQueries.TransferRef;
@@ -17,6 +19,7 @@ import org.tonpayouts.streams.ledger.record.RecordedVerdict;
 import org.tonpayouts.streams.ledger.record.Sends;
 import org.tonpayouts.streams.ledger.record.TransferHistory;
 import org.tonpayouts.streams.ledger.record.VerdictCommand;
+import org.tonpayouts.streams.ledger.sql.LedgerException;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import org.tonpayouts.streams.send.Resender;
@@ -53,6 +56,8 @@ public final class WalletIo implements AutoCloseable {
   private final Resender resender;
   private final SendRecorder sends;
   private final SendLog sendLog;
+  /** Logs the ledger going away and coming back once, not at every batch that fails meanwhile. */
+  private final OutageLog ledgerOutage;
   private final Batcher<IssueJob> issues;
   private final Batcher<VerdictJob> verdicts;
   private final Batcher<RecheckJob> rechecks;
@@ -64,22 +69,46 @@ public final class WalletIo implements AutoCloseable {
 
   private record RecheckJob(TransferRef ref, Inbox inbox, Consumer<TransferHistory> then) {}
 
-  public WalletIo(IssuingRound round, Ledger ledger, Resender resender, SendRecorder sends, SendLog sendLog) {
+  public WalletIo(IssuingRound round, Ledger ledger, Resender resender, SendRecorder sends, SendLog sendLog,
+      Clock clock) {
     this.round = round;
     this.ledger = ledger;
     this.resender = resender;
     this.sends = sends;
     this.sendLog = sendLog;
-    this.issues = new Batcher<>("payout-issuer", CONCURRENT_ROUNDS, this::issueRound, jobs -> jobs.forEach(j -> deliver(j,
-        new IssueOutcome.Deferred(j.task(), "issuing round failed: see the log"))));
-    this.verdicts = new Batcher<>("payout-verdicts", this::recordVerdicts, jobs -> jobs.forEach(j -> j.inbox()
-        .deliver(() -> j.then().accept(new RecordedVerdict.Failed(j.command(), "ledger unavailable")))));
-    this.rechecks = new Batcher<>("payout-rechecks", this::readHistories, jobs -> jobs.forEach(j -> j.inbox()
-        .deliver(() -> j.then().accept(null))));
+    this.ledgerOutage = new OutageLog(log, "ledger", clock);
+    Consumer<List<IssueJob>> deferIssues = jobs -> jobs.forEach(j -> deliver(j,
+        new IssueOutcome.Deferred(j.task(), "issuing round failed: see the log")));
+    this.issues = new Batcher<>("payout-issuer", CONCURRENT_ROUNDS, usingLedger("issuing", this::issueRound,
+        deferIssues), deferIssues);
+    Consumer<List<VerdictJob>> verdictsNotRecorded = jobs -> jobs.forEach(j -> j.inbox()
+        .deliver(() -> j.then().accept(new RecordedVerdict.Failed(j.command(), "ledger unavailable"))));
+    this.verdicts = new Batcher<>("payout-verdicts", usingLedger("verdicts", this::recordVerdicts,
+        verdictsNotRecorded), verdictsNotRecorded);
+    Consumer<List<RecheckJob>> notRead = jobs -> jobs.forEach(j -> j.inbox().deliver(() -> j.then().accept(null)));
+    this.rechecks = new Batcher<>("payout-rechecks", usingLedger("rechecks", this::readHistories, notRead), notRead);
     this.audits = new Batcher<>("payout-audit", events -> events.forEach(e -> ledger.audit().record(e)),
         events -> events.forEach(e -> log.error("audit event not recorded (the ledger failed) event={} subwallet={}"
             + " request={} transfer={} seqno={} hash={} detail={}", e.event(), e.subwalletId(), e.requestId(),
             e.transferId(), e.seqno(), e.messageHash(), e.detail())));
+  }
+
+  /**
+   * A batch that needs the ledger. The ledger failing is an outage, not a bug: it is logged when it
+   * starts, summarised while it lasts and logged when it ends ({@link OutageLog}), instead of an
+   * error with a stack trace for every round (several a second); the jobs are handed back as the
+   * batcher would, and their processors try again.
+   */
+  private <J> Consumer<List<J>> usingLedger(String what, Consumer<List<J>> run, Consumer<List<J>> handBack) {
+    return jobs -> {
+      try {
+        run.accept(jobs);
+        ledgerOutage.succeeded(what);
+      } catch (LedgerException e) {
+        ledgerOutage.failed(what, e.getMessage());
+        handBack.accept(jobs);
+      }
+    };
   }
 
   /** Records an audit event the stream thread decided on, off the stream thread. */
