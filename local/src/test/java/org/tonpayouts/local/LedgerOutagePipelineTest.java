@@ -28,6 +28,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.embedded.EmbeddedKafkaBroker;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
@@ -78,12 +80,22 @@ class LedgerOutagePipelineTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final int WALLETS = 3;
   /** Requests per wallet before the outage: enough that some are still queued or in flight when it starts. */
-  private static final int BEFORE = 6;
-  /** Requests per wallet produced while the ledger is down. */
-  private static final int DURING = 2;
+  private static final int BEFORE = 4;
+  /** Requests per wallet produced while the ledger is down (stopped, then again paused). */
+  private static final int DURING = 1;
+  /** Requests per wallet before the pause. */
+  private static final int PAUSED = 2;
+  private static final int PER_WALLET = BEFORE + DURING + PAUSED + DURING;
   private static final long AMOUNT = 10_000_000L;
   /** How long the wallets' seqnos must stand still while the ledger is down. */
-  private static final Duration STILL_FOR = Duration.ofSeconds(5);
+  private static final Duration STILL_FOR = Duration.ofSeconds(2);
+  /**
+   * The pool's wait for a connection, far below Hikari's 30 s default: this outage then outlasts it,
+   * as a longer one does in production, so the ledger calls fail (rounds deferred, verdicts and sends
+   * not recorded) instead of only waiting, and those failures are what must heal.
+   */
+  private static final long POOL_WAIT_MS = 1_000;
+  private static final Logger log = LoggerFactory.getLogger(LedgerOutagePipelineTest.class);
 
   @TempDir
   Path tmp;
@@ -103,7 +115,8 @@ class LedgerOutagePipelineTest {
     postgres.createDatabase(database);
     String jdbcUrl = postgres.jdbcUrl(database);
     RunKey key = RunKey.random();
-    WalletSet wallets = new WalletSet(new Subwallets(key.key(), 0), Subwallets.DEFAULT_SUBWALLET_ID, WALLETS, 10);
+    WalletSet wallets = new WalletSet(new Subwallets(key.key(), 0), Subwallets.DEFAULT_SUBWALLET_ID, WALLETS,
+        WALLETS * PER_WALLET);
     String runId = SharedTestInfrastructure.uniqueName("outage");
 
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
@@ -111,14 +124,17 @@ class LedgerOutagePipelineTest {
         TonApiClient api = new TonApiClient(TonApiConfig.of(devnet.baseUrl()).withRequestsPerSecond(100_000));
         HikariDataSource ledgerDb = Ledger.pooledDataSource(jdbcUrl, postgres.user(), postgres.password(), 4);
         ProcessMetrics processMetrics = new ProcessMetrics("streams-app")) {
+      ledgerDb.setConnectionTimeout(POOL_WAIT_MS);
       PipelineTopics.create(admin, bootstrap, 3);
       wallets.subwalletIds().forEach(id -> devnet.fund(wallets.address(id), 100_000_000_000L));
       PayoutsConfig config = config(bootstrap, runId, devnet.baseUrl().toString(), jdbcUrl, postgres.user());
       Ledger ledger = new Ledger(ledgerDb, Clock.systemUTC());
-      PayoutLoad before = load(wallets, runId + "-before", BEFORE);
-      PayoutLoad during = load(wallets, runId + "-during", DURING);
-      List<TransferRef> all = new ArrayList<>(refs(before));
-      all.addAll(refs(during));
+      // every load pays recipients of its own, so what was paid of each can be read on chain
+      PayoutLoad before = load(wallets, runId + "-before", BEFORE, 0);
+      PayoutLoad during = load(wallets, runId + "-during", DURING, BEFORE);
+      PayoutLoad paused = load(wallets, runId + "-paused", PAUSED, BEFORE + DURING);
+      PayoutLoad pausedLate = load(wallets, runId + "-paused-late", DURING, BEFORE + DURING + PAUSED);
+      List<TransferRef> all = refs(before, during, paused, pausedLate);
 
       try (StreamsApp app = new StreamsApp(config, key.key(), api, ledgerDb, Clock.systemUTC(),
               PayoutMetrics.inMemory());
@@ -142,41 +158,61 @@ class LedgerOutagePipelineTest {
           await("some transfers settled").atMost(DEADLINE).pollInterval(Duration.ofMillis(20))
               .until(() -> watcher.settledCount(refs(before)) >= WALLETS);
           postgres.stop();
-          Instant stopped = Instant.now();
-          assertThat(watcher.settledCount(all)).as("the ledger went away with transfers still to pay")
-              .isLessThan(all.size());
+          log.info("ledger stopped settled={} of {}", watcher.settledCount(refs(before)), BEFORE * WALLETS);
+          assertThat(watcher.settledCount(refs(before))).as("the ledger went away with transfers still to pay")
+              .isLessThan(WALLETS * BEFORE);
           during.produce(bootstrap);
-
-          await("readiness names postgres").atMost(DEADLINE).untilAsserted(() -> {
-            HttpResponse<String> down = ready(ops);
-            assertThat(down.statusCode()).isEqualTo(503);
-            JsonNode checks = new ObjectMapper().readTree(down.body()).get("checks");
-            assertThat(checks.at("/postgres/status").asText()).isEqualTo("DOWN");
-            assertThat(checks.at("/streams/status").asText()).isEqualTo("UP");
-          });
-          // what was recorded before the stop may still land; after that, the chain must stand still
-          Map<Long, Long> seqnos = awaitSeqnosStill(devnet, wallets);
-          assertThat(Duration.between(stopped, Instant.now())).as("the seqnos were watched while the ledger was down")
-              .isLessThan(DEADLINE);
-          seqnos.forEach((id, seqno) -> assertThat(seqno).as("seqno of subwallet %d while the ledger is down", id)
-              .isLessThan(BEFORE + DURING));
-          assertThat(refs(during)).as("nothing produced during the outage settled")
-              .allSatisfy(r -> assertThat(watcher.settlements(r)).isEmpty());
-          assertThat(app.streams().state()).as("streams-app stays up").isEqualTo(KafkaStreams.State.RUNNING);
-          assertThat(ready(ops).statusCode()).isEqualTo(503);
-
+          assertNothingNewLandsWhileAway(app, ops, devnet, wallets, during, "stopped");
           postgres.restart();
-          await("every transfer settled, streams-app not restarted").atMost(DEADLINE)
+          await("every transfer settled after the restart, streams-app not restarted").atMost(DEADLINE)
+              .pollInterval(Duration.ofMillis(100)).until(() -> watcher.settledCount(refs(before, during))
+                  == (BEFORE + DURING) * WALLETS);
+          await("ready again").atMost(DEADLINE).until(() -> ready(ops).statusCode() == 200);
+
+          // frozen rather than gone: open sessions hang, nothing is refused, only timeouts end the waits
+          paused.produce(bootstrap);
+          await("some of the next transfers settled").atMost(DEADLINE).pollInterval(Duration.ofMillis(20))
+              .until(() -> watcher.settledCount(refs(paused)) >= 1);
+          postgres.pause();
+          log.info("ledger paused settled={} of {}", watcher.settledCount(refs(paused)), PAUSED * WALLETS);
+          pausedLate.produce(bootstrap);
+          assertNothingNewLandsWhileAway(app, ops, devnet, wallets, pausedLate, "paused");
+          postgres.resume();
+          await("every transfer settled after the resume").atMost(DEADLINE)
               .pollInterval(Duration.ofMillis(100)).until(() -> watcher.settledCount(all) == all.size());
           await("no second settlement").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
               .until(() -> watcher.duplicateCount(all) == 0);
-          await("ready again").atMost(DEADLINE).until(() -> ready(ops).statusCode() == 200);
-          verifyEachPaidOnce(ledger, devnet, wallets, watcher, before, during);
+          await("ready again after the pause").atMost(DEADLINE).until(() -> ready(ops).statusCode() == 200);
+          verifyEachPaidOnce(ledger, devnet, wallets, watcher, before, during, paused, pausedLate);
           assertThat(LedgerAudit.run(jdbcUrl, postgres.user(), postgres.password(), wallets.addresses(),
               Optional.of(devnet)).problems()).as("the launcher's audit agrees").isEmpty();
         }
       }
     }
+  }
+
+  /**
+   * While the ledger is away: streams-app's readiness answers 503 naming postgres (its streams still
+   * up); once what was recorded before has landed, the wallets' seqnos stand still; nothing of
+   * {@code arrived} (produced meanwhile) reaches its recipients; streams-app keeps running.
+   */
+  private static void assertNothingNewLandsWhileAway(StreamsApp app, OpsServer ops, Devnet devnet, WalletSet wallets,
+      PayoutLoad arrived, String how) {
+    Instant since = Instant.now();
+    // what was recorded before it went away may still land; after that, the chain must stand still
+    Map<Long, Long> seqnos = awaitSeqnosStill(devnet, wallets);
+    await("readiness names postgres").atMost(DEADLINE).untilAsserted(() -> {
+      HttpResponse<String> down = ready(ops);
+      assertThat(down.statusCode()).isEqualTo(503);
+      JsonNode checks = new ObjectMapper().readTree(down.body()).get("checks");
+      assertThat(checks.at("/postgres/status").asText()).isEqualTo("DOWN");
+      assertThat(checks.at("/streams/status").asText()).isEqualTo("UP");
+    });
+    assertThat(arrived.expected()).as("requests produced while the ledger is %s", how)
+        .allSatisfy(t -> assertThat(devnet.balance(t.destination())).as("paid to %s", t.ref()).isZero());
+    assertThat(app.streams().state()).as("streams-app stays up").isEqualTo(KafkaStreams.State.RUNNING);
+    assertThat(seqnos(devnet, wallets)).as("seqnos at the end of the outage").isEqualTo(seqnos);
+    log.info("ledger {} for {} ms seqnos={}", how, Duration.between(since, Instant.now()).toMillis(), seqnos);
   }
 
   /**
@@ -224,22 +260,25 @@ class LedgerOutagePipelineTest {
     return new PayoutsConfig(values);
   }
 
-  /** {@code perWallet} one-transfer requests per wallet, in rounds over the wallets. */
-  private static PayoutLoad load(WalletSet wallets, String prefix, int perWallet) {
+  /**
+   * {@code perWallet} one-transfer requests per wallet, in rounds over the wallets, each to a
+   * recipient of its own after the {@code earlierPerWallet} requests per wallet of the loads before.
+   */
+  private static PayoutLoad load(WalletSet wallets, String prefix, int perWallet, int earlierPerWallet) {
     PayoutLoad.Builder b = new PayoutLoad.Builder(false, Instant.now());
     int n = 0;
     for (int round = 0; round < perWallet; round++) {
       for (long subwallet : wallets.subwalletIds()) {
         b.add(prefix + "-" + n, subwallet, List.of(new PayoutLoad.Leg("payout", TransferKind.PAYOUT,
-            wallets.recipient(n % wallets.recipientCount()), AMOUNT)));
+            wallets.recipient(earlierPerWallet * WALLETS + n), AMOUNT)));
         n++;
       }
     }
     return b.build();
   }
 
-  private static List<TransferRef> refs(PayoutLoad load) {
-    return load.expected().stream().map(ExpectedTransfer::ref).toList();
+  private static List<TransferRef> refs(PayoutLoad... loads) {
+    return java.util.Arrays.stream(loads).flatMap(l -> l.expected().stream()).map(ExpectedTransfer::ref).toList();
   }
 
   /** One SETTLED settlement and one CONFIRMED row per transfer, seqnos 0..n-1 in request order, exact balances. */
@@ -259,11 +298,11 @@ class LedgerOutagePipelineTest {
         receipts.merge(t.destination(), t.amountNano(), Long::sum);
       }
     }
-    List<Long> expected = java.util.stream.LongStream.range(0, BEFORE + DURING).boxed().toList();
+    List<Long> expected = java.util.stream.LongStream.range(0, PER_WALLET).boxed().toList();
     seqnos.forEach((id, list) -> assertThat(list).as("seqnos of subwallet %d", id).isEqualTo(expected));
     wallets.subwalletIds().forEach(id -> assertThat(devnet.transactions(wallets.address(id)).stream()
         .filter(tx -> tx.inMsg().external()).count()).as("external transactions of subwallet %d", id)
-        .isEqualTo(BEFORE + DURING));
+        .isEqualTo(PER_WALLET));
     Set<TonAddress> paid = receipts.keySet();
     paid.forEach(to -> assertThat(devnet.balance(to)).as("balance of %s", to.toRaw()).isEqualTo(receipts.get(to)));
   }
