@@ -220,8 +220,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       rs.next();
       return rs.getString(1);
     } catch (SQLException e) {
-      throw new IllegalStateException("could not ask postgres on port " + postgres.getPort() + " for its data directory",
-          e);
+      throw new IllegalStateException(
+          "could not ask postgres on port " + postgres.getPort() + " for its data directory", e);
     }
   }
 

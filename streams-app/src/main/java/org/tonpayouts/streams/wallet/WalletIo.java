@@ -19,7 +19,6 @@ import org.tonpayouts.streams.ledger.record.RecordedVerdict;
 import org.tonpayouts.streams.ledger.record.Sends;
 import org.tonpayouts.streams.ledger.record.TransferHistory;
 import org.tonpayouts.streams.ledger.record.VerdictCommand;
-import org.tonpayouts.streams.ledger.sql.LedgerException;
 import org.tonpayouts.streams.ledger.sql.TransferRow;
 import org.tonpayouts.streams.ledger.sql.TransferStatus;
 import org.tonpayouts.streams.send.Resender;
@@ -56,8 +55,6 @@ public final class WalletIo implements AutoCloseable {
   private final Resender resender;
   private final SendRecorder sends;
   private final SendLog sendLog;
-  /** Logs the ledger going away and coming back once, not at every batch that fails meanwhile. */
-  private final OutageLog ledgerOutage;
   private final Batcher<IssueJob> issues;
   private final Batcher<VerdictJob> verdicts;
   private final Batcher<RecheckJob> rechecks;
@@ -76,39 +73,22 @@ public final class WalletIo implements AutoCloseable {
     this.resender = resender;
     this.sends = sends;
     this.sendLog = sendLog;
-    this.ledgerOutage = new OutageLog(log, "ledger", clock);
+    LedgerBatches ledgerBatches = new LedgerBatches(new OutageLog(log, "ledger", clock));
     Consumer<List<IssueJob>> deferIssues = jobs -> jobs.forEach(j -> deliver(j,
         new IssueOutcome.Deferred(j.task(), "issuing round failed: see the log")));
-    this.issues = new Batcher<>("payout-issuer", CONCURRENT_ROUNDS, usingLedger("issuing", this::issueRound,
+    this.issues = new Batcher<>("payout-issuer", CONCURRENT_ROUNDS, ledgerBatches.guard("issuing", this::issueRound,
         deferIssues), deferIssues);
     Consumer<List<VerdictJob>> verdictsNotRecorded = jobs -> jobs.forEach(j -> j.inbox()
         .deliver(() -> j.then().accept(new RecordedVerdict.Failed(j.command(), "ledger unavailable"))));
-    this.verdicts = new Batcher<>("payout-verdicts", usingLedger("verdicts", this::recordVerdicts,
+    this.verdicts = new Batcher<>("payout-verdicts", ledgerBatches.guard("verdicts", this::recordVerdicts,
         verdictsNotRecorded), verdictsNotRecorded);
     Consumer<List<RecheckJob>> notRead = jobs -> jobs.forEach(j -> j.inbox().deliver(() -> j.then().accept(null)));
-    this.rechecks = new Batcher<>("payout-rechecks", usingLedger("rechecks", this::readHistories, notRead), notRead);
+    this.rechecks = new Batcher<>("payout-rechecks", ledgerBatches.guard("rechecks", this::readHistories, notRead),
+        notRead);
     this.audits = new Batcher<>("payout-audit", events -> events.forEach(e -> ledger.audit().record(e)),
         events -> events.forEach(e -> log.error("audit event not recorded (the ledger failed) event={} subwallet={}"
             + " request={} transfer={} seqno={} hash={} detail={}", e.event(), e.subwalletId(), e.requestId(),
             e.transferId(), e.seqno(), e.messageHash(), e.detail())));
-  }
-
-  /**
-   * A batch that needs the ledger. The ledger failing is an outage, not a bug: it is logged when it
-   * starts, summarised while it lasts and logged when it ends ({@link OutageLog}), instead of an
-   * error with a stack trace for every round (several a second); the jobs are handed back as the
-   * batcher would, and their processors try again.
-   */
-  private <J> Consumer<List<J>> usingLedger(String what, Consumer<List<J>> run, Consumer<List<J>> handBack) {
-    return jobs -> {
-      try {
-        run.accept(jobs);
-        ledgerOutage.succeeded(what);
-      } catch (LedgerException e) {
-        ledgerOutage.failed(what, e.getMessage());
-        handBack.accept(jobs);
-      }
-    };
   }
 
   /** Records an audit event the stream thread decided on, off the stream thread. */
