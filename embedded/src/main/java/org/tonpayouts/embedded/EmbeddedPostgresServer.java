@@ -55,10 +55,16 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
   private final EmbeddedPostgres postgres;
   private final Duration startupTime;
+  private final PostgresProcess process;
+  /** What {@link #stop()}, {@link #pause()} and their inverses last did; {@link #close()} undoes it first. */
+  private State state = State.RUNNING;
+
+  private enum State { RUNNING, STOPPED, PAUSED }
 
   private EmbeddedPostgresServer(EmbeddedPostgres postgres, Duration startupTime) {
     this.postgres = postgres;
     this.startupTime = startupTime;
+    this.process = PostgresProcess.of(Path.of(queryDataDirectory(postgres)));
   }
 
   /** A server on a free port with a temporary data directory that {@link #close()} deletes. */
@@ -137,9 +143,63 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     return dataSource(name);
   }
 
+  /**
+   * Shuts the server down (fast: open sessions are cut, nothing committed is lost) and leaves it
+   * down until {@link #restart()}: connections are refused meanwhile. For tests of a ledger that
+   * goes away; {@link #close()} still cleans up.
+   */
+  public synchronized void stop() {
+    requireState(State.RUNNING, "stop");
+    process.stop();
+    state = State.STOPPED;
+    log.info("postgres stopped, to be restarted port={}", port());
+  }
+
+  /** Starts a {@link #stop() stopped} server again on the same port, data directory and settings. */
+  public synchronized void restart() {
+    requireState(State.STOPPED, "restart");
+    long started = System.nanoTime();
+    process.start();
+    state = State.RUNNING;
+    log.info("postgres restarted port={} took_ms={}", port(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+  }
+
+  /**
+   * Freezes the server's processes (SIGSTOP): nothing is refused, nothing is answered, open
+   * sessions and new connections alike hang, as when its machine stalls. Only a client's own
+   * timeouts end a wait. {@link #resume()} lets everything continue where it was.
+   */
+  public synchronized void pause() {
+    requireState(State.RUNNING, "pause");
+    process.pause();
+    state = State.PAUSED;
+    log.info("postgres paused port={}", port());
+  }
+
+  /** Lets a {@link #pause() paused} server run on (SIGCONT). */
+  public synchronized void resume() {
+    requireState(State.PAUSED, "resume");
+    process.resume();
+    state = State.RUNNING;
+    log.info("postgres resumed port={}", port());
+  }
+
+  private void requireState(State expected, String action) {
+    if (state != expected) {
+      throw new IllegalStateException("cannot " + action + " postgres on port " + port() + ": it is " + state);
+    }
+  }
+
   /** Stops the server; a temporary data directory is deleted. Idempotent. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    // zonky stops the server with pg_ctl: it must be running (a frozen one would never answer)
+    if (state == State.PAUSED) {
+      resume();
+    } else if (state == State.STOPPED) {
+      restart();
+    }
     try {
       postgres.close();
     } catch (IOException e) {
@@ -151,6 +211,18 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   @Override
   public String toString() {
     return "EmbeddedPostgresServer[" + jdbcUrl() + "]";
+  }
+
+  private static String queryDataDirectory(EmbeddedPostgres postgres) {
+    try (Connection connection = postgres.getPostgresDatabase().getConnection();
+        Statement statement = connection.createStatement();
+        java.sql.ResultSet rs = statement.executeQuery("show data_directory")) {
+      rs.next();
+      return rs.getString(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "could not ask postgres on port " + postgres.getPort() + " for its data directory", e);
+    }
   }
 
   private static String checkDatabaseName(String name) {

@@ -9,10 +9,12 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
 
 class EmbeddedPostgresServerTest {
   private static EmbeddedPostgresServer postgres;
@@ -97,6 +99,62 @@ class EmbeddedPostgresServerTest {
     try (EmbeddedPostgresServer server = EmbeddedPostgresServer.builder().dataDir(dir).start()) {
       assertThat(queryString(server.dataSource("ledger"), "select v from kept")).isEqualTo("survives");
     }
+  }
+
+  @Test
+  void shouldKeepPortAndDataWhenStoppedAndRestartedAndRefuseConnectionsMeanwhile() throws SQLException {
+    try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start()) {
+      int port = server.port();
+      execute(server.createDatabase("ledger"), "create table kept (v text)");
+      execute(server.dataSource("ledger"), "insert into kept values ('survives')");
+
+      server.stop();
+      assertThatThrownBy(() -> queryString(server.dataSource("ledger"), "select 1"))
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("Connection")
+          .hasMessageContaining("refused");
+      assertThatThrownBy(server::stop).isInstanceOf(IllegalStateException.class);
+
+      server.restart();
+      assertThat(server.port()).isEqualTo(port);
+      assertThat(queryString(server.dataSource("ledger"), "select v from kept")).isEqualTo("survives");
+      assertThat(queryString(server.dataSource(), "show synchronous_commit")).as("its settings, too").isEqualTo("on");
+      assertThat(queryString(server.dataSource(), "show port")).isEqualTo(Integer.toString(port));
+    }
+  }
+
+  @Test
+  void shouldAnswerNothingWhilePausedAndCarryOnAfterResume() throws SQLException {
+    try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start()) {
+      DataSource ledger = server.createDatabase("ledger");
+      execute(ledger, "create table kept (v text)");
+      try (Connection open = ledger.getConnection()) {
+        server.pause();
+        PGSimpleDataSource impatient = (PGSimpleDataSource) server.dataSource("ledger");
+        impatient.setConnectTimeout(1);
+        impatient.setSocketTimeout(1);
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> queryString(impatient, "select 1")).isInstanceOf(SQLException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("it hung until the client gave up")
+            .isGreaterThanOrEqualTo(Duration.ofMillis(900));
+        assertThat(open.isValid(1)).as("an open session gets no answer either").isFalse();
+
+        server.resume();
+        execute(ledger, "insert into kept values ('after')");
+        assertThat(queryString(ledger, "select v from kept")).isEqualTo("after");
+      }
+    }
+  }
+
+  @Test
+  void shouldCloseAStoppedOrPausedServer() {
+    EmbeddedPostgresServer stopped = EmbeddedPostgresServer.start();
+    stopped.stop();
+    stopped.close();
+    EmbeddedPostgresServer paused = EmbeddedPostgresServer.start();
+    paused.pause();
+    paused.close();
+    assertThatThrownBy(() -> queryString(paused.dataSource(), "select 1")).isInstanceOf(SQLException.class);
   }
 
   private static String queryString(DataSource ds, String sql) throws SQLException {

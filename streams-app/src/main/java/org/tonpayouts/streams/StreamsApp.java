@@ -167,7 +167,7 @@ public final class StreamsApp implements AutoCloseable {
     if (config.spendCaps().any()) {
       log.info("spend caps in force {} recheck_ms={}", config.spendCaps(), config.spendCapRecheck().toMillis());
     }
-    WalletIo io = new WalletIo(round, ledger, resender, sends, sendLog);
+    WalletIo io = new WalletIo(round, ledger, resender, sends, sendLog, clock);
     PayoutRequestValidator validator = PayoutRequestValidator.shared();
     long indexing = System.nanoTime();
     DestinationPolicy destinations = DestinationPolicy.from(config, subwallets);

@@ -20,6 +20,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.runtime.KafkaClientSettings;
 import org.tonpayouts.schemas.AuditRecord;
 import org.tonpayouts.schemas.Settlement;
@@ -51,6 +52,11 @@ public final class OutboxPublisher implements AutoCloseable {
   private final Producer<String, byte[]> producer;
   private final PayoutMetrics metrics;
   private final Duration interval;
+  /**
+   * A ledger or broker that stays away is logged when publication starts failing, once a minute
+   * while it lasts and when it works again, not at every run. Only log lines depend on its clock.
+   */
+  private final OutageLog outage = new OutageLog(log, "outbox publication", java.time.Clock.systemUTC());
   private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "outbox-publisher");
     t.setDaemon(true);
@@ -124,10 +130,10 @@ public final class OutboxPublisher implements AutoCloseable {
         batch = outbox.publishNext(BATCH, sink);
         published += batch;
       } while (batch == BATCH); // a full batch: there may be more
+      outage.succeeded(name);
     } catch (RuntimeException e) {
       metrics.outboxFailure(name);
-      log.warn("outbox publication failed, retrying in at most {} ms outbox={} error={}",
-          interval.toMillis() * IDLE_FACTOR, name, e.getMessage());
+      outage.failed(name, "retrying in at most " + interval.toMillis() * IDLE_FACTOR + " ms error=" + e.getMessage());
     }
     return published;
   }

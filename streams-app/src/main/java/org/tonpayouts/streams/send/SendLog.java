@@ -13,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.record.Sends;
 
@@ -45,6 +46,8 @@ public final class SendLog implements AutoCloseable {
   private final Duration hold;
   private final Map<String, Held> held = new ConcurrentHashMap<>();
   private final ScheduledExecutorService sweeper;
+  /** A ledger that stays away is logged when the sweeps start failing and when they work again, not every second. */
+  private final OutageLog outage;
 
   /** A log that holds sends for {@link #HOLD}. */
   public SendLog(Ledger ledger, Clock clock) {
@@ -56,6 +59,7 @@ public final class SendLog implements AutoCloseable {
     this.ledger = ledger;
     this.clock = clock;
     this.hold = hold;
+    this.outage = new OutageLog(log, "recording sends in the ledger", clock);
     this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "payout-send-log");
       t.setDaemon(true);
@@ -112,8 +116,9 @@ public final class SendLog implements AutoCloseable {
     }
     try {
       ledger.transitions().recordSends(due);
+      outage.succeeded();
     } catch (RuntimeException e) {
-      log.warn("sends not recorded in the ledger, will be tried again count={} error={}", due.size(), e.toString());
+      outage.failed("sends not recorded, will be tried again count=" + due.size() + " error=" + e);
       giveBack(due);
     }
   }

@@ -10,6 +10,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.async.Inbox;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.runtime.trust.VerifiedVerdict;
 import org.tonpayouts.schemas.Confirmation;
 import org.tonpayouts.schemas.ConfirmationStatus;
@@ -41,11 +42,14 @@ final class VerdictHandling {
   private final Inbox inbox;
   /** Verdicts the ledger could not record, to try again, with when. */
   private final Map<VerdictCommand, Instant> retries = new HashMap<>();
+  /** A verdict retried every second while the ledger is away is logged when that starts and ends, not at each try. */
+  private final OutageLog notRecorded;
 
   VerdictHandling(TaskWallets wallets, WalletTxDependencies deps, Inbox inbox) {
     this.wallets = wallets;
     this.deps = deps;
     this.inbox = inbox;
+    this.notRecorded = new OutageLog(log, "recording verdicts", deps.clock());
   }
 
   void onConfirmation(String key, Confirmation verdict) {
@@ -133,11 +137,12 @@ final class VerdictHandling {
   private void onRecorded(String key, RecordedVerdict recorded) {
     Confirmation verdict = recorded.command().verdict();
     if (recorded instanceof RecordedVerdict.Failed failed) {
-      log.warn("verdict not recorded, retrying in {} ms subwallet={} request={} hash={} why={}", VERDICT_RETRY.toMillis(),
-          key, verdict.requestId(), verdict.messageHash(), failed.why());
+      notRecorded.failed("subwallet=" + key, "verdict not recorded, retrying every " + VERDICT_RETRY.toMillis()
+          + " ms request=" + verdict.requestId() + " hash=" + verdict.messageHash() + " why=" + failed.why());
       retries.put(recorded.command(), wallets.now().plus(VERDICT_RETRY));
       return;
     }
+    notRecorded.succeeded("subwallet=" + key);
     if (recorded instanceof RecordedVerdict.Bounce bounce) {
       onBounce(key, verdict, bounce.decision());
       return;

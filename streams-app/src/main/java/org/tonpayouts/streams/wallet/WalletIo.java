@@ -1,5 +1,6 @@
 package org.tonpayouts.streams.wallet;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -10,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.async.Batcher;
 import org.tonpayouts.runtime.async.Inbox;
+import org.tonpayouts.runtime.ops.OutageLog;
 import org.tonpayouts.streams.ledger.Ledger;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.record.LedgerQueries.TransferRef;
@@ -64,18 +66,25 @@ public final class WalletIo implements AutoCloseable {
 
   private record RecheckJob(TransferRef ref, Inbox inbox, Consumer<TransferHistory> then) {}
 
-  public WalletIo(IssuingRound round, Ledger ledger, Resender resender, SendRecorder sends, SendLog sendLog) {
+  public WalletIo(IssuingRound round, Ledger ledger, Resender resender, SendRecorder sends, SendLog sendLog,
+      Clock clock) {
     this.round = round;
     this.ledger = ledger;
     this.resender = resender;
     this.sends = sends;
     this.sendLog = sendLog;
-    this.issues = new Batcher<>("payout-issuer", CONCURRENT_ROUNDS, this::issueRound, jobs -> jobs.forEach(j -> deliver(j,
-        new IssueOutcome.Deferred(j.task(), "issuing round failed: see the log"))));
-    this.verdicts = new Batcher<>("payout-verdicts", this::recordVerdicts, jobs -> jobs.forEach(j -> j.inbox()
-        .deliver(() -> j.then().accept(new RecordedVerdict.Failed(j.command(), "ledger unavailable")))));
-    this.rechecks = new Batcher<>("payout-rechecks", this::readHistories, jobs -> jobs.forEach(j -> j.inbox()
-        .deliver(() -> j.then().accept(null))));
+    LedgerBatches ledgerBatches = new LedgerBatches(new OutageLog(log, "ledger", clock));
+    Consumer<List<IssueJob>> deferIssues = jobs -> jobs.forEach(j -> deliver(j,
+        new IssueOutcome.Deferred(j.task(), "issuing round failed: see the log")));
+    this.issues = new Batcher<>("payout-issuer", CONCURRENT_ROUNDS, ledgerBatches.guard("issuing", this::issueRound,
+        deferIssues), deferIssues);
+    Consumer<List<VerdictJob>> verdictsNotRecorded = jobs -> jobs.forEach(j -> j.inbox()
+        .deliver(() -> j.then().accept(new RecordedVerdict.Failed(j.command(), "ledger unavailable"))));
+    this.verdicts = new Batcher<>("payout-verdicts", ledgerBatches.guard("verdicts", this::recordVerdicts,
+        verdictsNotRecorded), verdictsNotRecorded);
+    Consumer<List<RecheckJob>> notRead = jobs -> jobs.forEach(j -> j.inbox().deliver(() -> j.then().accept(null)));
+    this.rechecks = new Batcher<>("payout-rechecks", ledgerBatches.guard("rechecks", this::readHistories, notRead),
+        notRead);
     this.audits = new Batcher<>("payout-audit", events -> events.forEach(e -> ledger.audit().record(e)),
         events -> events.forEach(e -> log.error("audit event not recorded (the ledger failed) event={} subwallet={}"
             + " request={} transfer={} seqno={} hash={} detail={}", e.event(), e.subwalletId(), e.requestId(),
