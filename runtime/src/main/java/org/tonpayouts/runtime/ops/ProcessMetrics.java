@@ -73,7 +73,8 @@ public final class ProcessMetrics implements AutoCloseable {
    * Call on every state change of a bound Kafka Streams instance. Its task and state-store meters
    * exist only once it is RUNNING (after each rebalance: a restart, a task moved), and the binder
    * looks for new Kafka meters only once a minute; binding again on RUNNING serves them at once.
-   * Once the instance has stopped its meters go, so none reports a closed instance's last values.
+   * Once the instance has stopped its binder is closed (it removes the meters it registered; a few
+   * may stay, reading NaN, until the process binds again).
    */
   public void onStateChange(KafkaStreams streams, KafkaStreams.State now) {
     if (now == KafkaStreams.State.RUNNING) {
