@@ -24,7 +24,8 @@ class StreamsAppAdminConfigTest {
     assertThatThrownBy(() -> new StreamsApp(config, PayoutTestKit.KEY, null, null, Clock.systemUTC(),
         PayoutMetrics.inMemory()))
         .isInstanceOf(StartupException.class)
-        .hasMessageContaining("admin.port is 8090 but no admin token is set")
+        .hasMessageContaining("admin.port is 8090 but no admin credentials are set")
+        .hasMessageContaining("admin.operators.file")
         .hasMessageContaining("PAYOUTS_ADMIN_TOKEN");
   }
 
