@@ -204,7 +204,7 @@ class UpCommandTest {
     Settlement second = watcher.settlements(ref).get(1).settlement();
     assertThat(second.status()).isEqualTo(SettlementStatus.SETTLED);
     assertThat(second.txHash()).isEqualTo(byHand);
-    assertThat(second.resolution().operator()).isEqualTo("alice");
+    assertThat(second.resolution().operator()).isEqualTo("alice (shared token)");
     assertThat(second.resolution().auditId()).isEqualTo(auditId);
     try (Connection db = DriverManager.getConnection(run.stack().ledgerJdbcUrl(), run.stack().postgres().user(),
         run.stack().postgres().password()); Statement st = db.createStatement()) {
