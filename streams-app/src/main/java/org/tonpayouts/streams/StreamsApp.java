@@ -163,8 +163,9 @@ public final class StreamsApp implements AutoCloseable {
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
         config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts(), config.spendCapRecheck()), metrics,
         sends, pauses);
-    metrics.spendHolds(() -> ledger.holds().waitingCount());
     if (config.spendCaps().any()) {
+      // a ledger read per scrape, only where caps can hold anything (a deployment without caps reads nothing)
+      metrics.spendHolds(() -> ledger.holds().waitingCount());
       log.info("spend caps in force {} recheck_ms={}", config.spendCaps(), config.spendCapRecheck().toMillis());
     }
     WalletIo io = new WalletIo(round, ledger, resender, sends, sendLog, clock);
