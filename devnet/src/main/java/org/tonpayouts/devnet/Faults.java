@@ -30,7 +30,9 @@ import java.util.function.UnaryOperator;
  *   <li>lag: the whole node is K blocks behind, for a while or until cleared: every read
  *       (transactions and masterchain info included) answers consistently as of the block K
  *       blocks back, and sendBoc checks messages against that block, as a liteserver that has
- *       not caught up does.
+ *       not caught up does;
+ *   <li>outage: the provider is down ({@link #outage(boolean)}): every API request is answered
+ *       503 unprocessed (a send reaches no mempool), until it is back.
  * </ul>
  *
  * <p>Transfers "our service did not sign" are injected with {@code POST /admin/foreign-transfer}
@@ -176,6 +178,9 @@ public final class Faults {
   /** No faults; decisions drawn from a generator seeded with 0. */
   /** Methods answered 404 as if this node did not serve them. */
   private Set<String> withheld = Set.of();
+  /** Whether the node is down (every request 503), and how many requests it refused so. */
+  private boolean down;
+  private long outageAnswers;
 
   public Faults() {
     this(0);
@@ -218,9 +223,10 @@ public final class Faults {
     return this;
   }
 
-  /** Turns every fault off (methods withheld are served again). */
+  /** Turns every fault off (methods withheld are served again, an outage ends). */
   public synchronized Faults clear() {
     withheld = Set.of();
+    down = false;
     return apply(Settings.none());
   }
 
@@ -232,6 +238,28 @@ public final class Faults {
   public synchronized Faults withhold(Set<String> methods) {
     withheld = Set.copyOf(methods);
     return this;
+  }
+
+  /**
+   * Takes the node down ({@code true}: every API request answered 503 "Service Unavailable", not
+   * processed, as a provider behind its load balancer in an outage) or brings it back.
+   */
+  public synchronized Faults outage(boolean down) {
+    this.down = down;
+    return this;
+  }
+
+  /** Whether the next request is refused by an outage; counts it if so. */
+  public synchronized boolean nextRefusedByOutage() {
+    if (down) {
+      outageAnswers++;
+    }
+    return down;
+  }
+
+  /** Requests refused by an outage so far. */
+  public synchronized long outageAnswers() {
+    return outageAnswers;
   }
 
   /** True when {@code method} is withheld (see {@link #withhold}). */

@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * <p>Start-up takes about 4 s; start one per JVM (see {@link SharedTestInfrastructure}) and isolate
  * tests by topic name.
  */
-public final class EmbeddedKafkaBroker implements AutoCloseable {
+public final class EmbeddedKafkaBroker implements KafkaServers {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
   private static final int NODE_ID = 1;

@@ -59,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * timeout, as no other voter is left to take over). Start one per test class and isolate tests by
  * topic name.
  */
-public final class EmbeddedKafkaCluster implements AutoCloseable {
+public final class EmbeddedKafkaCluster implements KafkaServers {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaCluster.class);
 
   /** The number of nodes: three voters, replication factor 3, two in sync. */

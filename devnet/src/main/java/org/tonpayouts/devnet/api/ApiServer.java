@@ -161,6 +161,10 @@ public final class ApiServer implements AutoCloseable {
 
   private void api(HttpExchange exchange, ApiNodes.Node node, String method) throws IOException {
     Faults faults = node.faults();
+    if (faults.nextRefusedByOutage()) {
+      respond(exchange, 503, error(503, "Service Unavailable", null, false));
+      return;
+    }
     long latency = faults.nextLatencyMs();
     if (latency > 0) {
       faults.latencyStarted(method);

@@ -14,9 +14,43 @@ import org.tonpayouts.local.stack.StackRun;
  */
 public record ChaosPlan(List<Event> events) {
   /** One act of chaos. */
-  public sealed interface Event permits Kill, Pause, Foreign, PayeeFrontRun, DustFlood, Lag, Latency, TransportMode {
+  public sealed interface Event permits Kill, Pause, Foreign, PayeeFrontRun, DustFlood, Lag, Latency, TransportMode,
+      InfrastructureFault {
     double at();
   }
+
+  /**
+   * A failure of what the apps stand on (issue 27): the Kafka cluster, PostgreSQL, a TON API
+   * provider. {@link InfrastructureChaos} carries these out one after the other on a thread of their
+   * own, so at most one infrastructure fault is on at a time, beside the processes' chaos.
+   */
+  public sealed interface InfrastructureFault extends Event permits BrokerKill, RollingRestart, LedgerStop,
+      LedgerPause, ProviderOutage {}
+
+  /** Which broker a {@link BrokerKill} hits. */
+  public enum BrokerTarget {
+    /** The active controller (the KRaft quorum's leader): the others elect a new one. */
+    CONTROLLER,
+    /** The leader of a payout.requests partition: its leadership moves to an in-sync follower. */
+    BUSY_LEADER,
+    /** Whichever node the plan's random draw names. */
+    ANY
+  }
+
+  /** kill -9 of a Kafka node ({@code node} names it for {@link BrokerTarget#ANY}), restarted after {@code downFor}. */
+  public record BrokerKill(double at, BrokerTarget target, int node, Duration downFor) implements InfrastructureFault {}
+
+  /** A rolling restart of the three Kafka nodes: each killed, restarted, and all in sync before the next. */
+  public record RollingRestart(double at) implements InfrastructureFault {}
+
+  /** PostgreSQL stopped (fast shutdown: sessions cut, connections refused) and started after {@code downFor}. */
+  public record LedgerStop(double at, Duration downFor) implements InfrastructureFault {}
+
+  /** PostgreSQL frozen with SIGSTOP for {@code pausedFor} (sessions hang, nothing refused), then SIGCONT. */
+  public record LedgerPause(double at, Duration pausedFor) implements InfrastructureFault {}
+
+  /** The API node of {@code node} (its first provider) answers 503 to everything for {@code downFor}. */
+  public record ProviderOutage(double at, String node, Duration downFor) implements InfrastructureFault {}
 
   /** kill -9 of {@code child}; it is started again after {@code downFor}, its state directory wiped or not. */
   public record Kill(double at, String child, boolean wipeState, Duration downFor) implements Event {}
@@ -105,7 +139,43 @@ public record ChaosPlan(List<Event> events) {
       }
     }
     drawPayeesAndDust(options, instances, foreign, events);
+    drawInfrastructure(options, instances, events);
     return new ChaosPlan(events);
+  }
+
+  /**
+   * The infrastructure faults, from a Random of their own (a seed still draws what it drew before
+   * these existed), between 5 % and 85 % of the window: the kinds of broker kill in turn (the
+   * controller, a busy partition's leader, any node), provider outages on the processes' own API
+   * nodes in turn.
+   */
+  private static void drawInfrastructure(SoakOptions options, StackRun.Instances instances, List<Event> events) {
+    Random random = new Random(options.seed() * 15_485_863 + 41);
+    SoakOptions.Infrastructure infra = options.infrastructure();
+    BrokerTarget[] targets = BrokerTarget.values();
+    for (int i = 0; i < infra.brokerKills(); i++) {
+      events.add(new BrokerKill(moment(random), targets[i % targets.length], 1 + random.nextInt(3),
+          Duration.ofMillis(1_000 + random.nextInt(4_000))));
+    }
+    for (int i = 0; i < infra.rollingRestarts(); i++) {
+      events.add(new RollingRestart(moment(random)));
+    }
+    for (int i = 0; i < infra.ledgerStops(); i++) {
+      events.add(new LedgerStop(moment(random), infra.ledgerDownFor()));
+    }
+    for (int i = 0; i < infra.ledgerPauses(); i++) {
+      events.add(new LedgerPause(moment(random), infra.ledgerPausedFor()));
+    }
+    List<String> nodes = new ArrayList<>(instances.streamsAppNames());
+    nodes.addAll(instances.chainPollerNames());
+    int first = random.nextInt(nodes.size());
+    for (int i = 0; i < infra.providerOutages(); i++) {
+      events.add(new ProviderOutage(moment(random), nodes.get((first + i) % nodes.size()), infra.providerDownFor()));
+    }
+  }
+
+  private static double moment(Random random) {
+    return 0.05 + 0.8 * random.nextDouble();
   }
 
   /**

@@ -21,6 +21,7 @@ import org.tonpayouts.local.audit.TransferRef;
 import org.tonpayouts.local.measure.ObservedSettlement;
 import org.tonpayouts.local.measure.ProgressDisplay;
 import org.tonpayouts.local.measure.SettlementWatcher;
+import org.tonpayouts.local.stack.LocalStack;
 import org.tonpayouts.local.stack.RunOptions;
 import org.tonpayouts.local.stack.StackRun;
 import org.tonpayouts.schemas.PayoutRequest;
@@ -30,13 +31,15 @@ import org.tonpayouts.ton.api.TonApiClient;
 import org.tonpayouts.ton.api.TonApiConfig;
 
 /**
- * One soak run: the local stack with two streams-app and two chain-poller processes on devnet, a
- * {@link SoakLoad} produced over the window while {@link SoakChaos} kills, pauses and faults
- * them, then the drain (every transfer settled), then the {@link ChainAuditor}'s verdict.
+ * One soak run: the local stack with two streams-app and two chain-poller processes on devnet and
+ * a Kafka cluster of three nodes, each process with its own API node and a backup one, a {@link
+ * SoakLoad} produced over the window while {@link SoakChaos} kills, pauses and faults them and
+ * what they stand on, then the drain (every transfer settled), then the {@link ChainAuditor}'s
+ * verdict.
  */
 public final class Soak {
   private static final Logger log = LoggerFactory.getLogger(Soak.class);
-  public static final StackRun.Instances INSTANCES = new StackRun.Instances(2, 2);
+  public static final StackRun.Instances INSTANCES = new StackRun.Instances(2, 2, true);
   private static final Duration REJECTIONS_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration PROGRESS_EVERY = Duration.ofMillis(500);
 
@@ -64,7 +67,8 @@ public final class Soak {
   private SoakReport run() throws InterruptedException {
     long started = clock.millis();
     say("soak seed %d (repeat the run with --seed %d)", options.seed(), options.seed());
-    try (StackRun run = StackRun.start(stack, INSTANCES, out, clock, true);
+    try (StackRun run = StackRun.start(stack.withBrokers(LocalStack.Brokers.CLUSTER_OF_THREE), INSTANCES, out, clock,
+        true);
         TonApiClient api = new TonApiClient(TonApiConfig.of(run.stack().devnet().orElseThrow().apiUrl())
             .withRequestsPerSecond(RunOptions.DEVNET_REQUESTS_PER_SECOND))) {
       run.fund();
@@ -82,6 +86,7 @@ public final class Soak {
       SoakChaos.Summary chaosSummary;
       Map<String, Long> faultCounts;
       Map<String, Integer> scansCutShort;
+      List<RecoveryTimes> recoveries;
       try (SettlementWatcher watcher = SettlementWatcher.start(bootstrap, clock);
           SoakProducer producer = new SoakProducer(load, options.window(), bootstrap, watcher, clock);
           SoakChaos chaos = new SoakChaos(plan, options, run, foreign, ledger, producer, clock, out)) {
@@ -95,6 +100,7 @@ public final class Soak {
         faultCounts = chaos.faultCounts();
         scansCutShort = chaos.scansCutShort();
         chaosSummary = chaos.summary();
+        recoveries = RecoveryTimes.of(chaosSummary.infrastructure(), settledAtByWallet(watcher, load));
         if (chaos.failure() != null) {
           drain = drain.failed("the chaos driver failed: " + chaos.failure());
         }
@@ -107,8 +113,19 @@ public final class Soak {
       ChainAudit audit = ChainAuditor.audit(new ChainAuditor.Sources(api, records, bootstrap,
           run.wallets().addresses(), run.key().key().publicKey()), expectations(load, foreign.attempts()));
       return new SoakReport(options, load, plan, chaosSummary, faultCounts, scansCutShort, foreign.attempts(), drain,
-          audit, (clock.millis() - started) / 1000.0, run.directory());
+          audit, recoveries, (clock.millis() - started) / 1000.0, run.directory());
     }
+  }
+
+  /** When the settlements of each paying wallet's transfers were observed on payout.settlements. */
+  private static Map<Long, List<Long>> settledAtByWallet(SettlementWatcher watcher, SoakLoad load) {
+    Map<Long, List<Long>> byWallet = new java.util.HashMap<>();
+    for (ExpectedTransfer e : load.expected()) {
+      for (ObservedSettlement seen : watcher.settlements(e.ref())) {
+        byWallet.computeIfAbsent(e.subwalletId(), w -> new ArrayList<>()).add(seen.observedAtMillis());
+      }
+    }
+    return byWallet;
   }
 
   /**
@@ -149,7 +166,8 @@ public final class Soak {
         int done = watcher.settledCount(refs);
         SoakChaos.Summary s = chaos.summary();
         progress.update(done, "produced=" + producer.produced() + " kills=" + s.killsByChild().values().stream()
-            .mapToInt(Integer::intValue).sum() + " zombies=" + s.zombies().size() + " foreign=" + s.foreignEvents());
+            .mapToInt(Integer::intValue).sum() + " zombies=" + s.zombies().size() + " foreign=" + s.foreignEvents()
+            + " infrastructure=" + s.infrastructure().size());
         if (done == refs.size() && producer.done()) {
           break;
         }
@@ -216,6 +234,13 @@ public final class Soak {
             + " a minute for %d s)", plan.count(ChaosPlan.PayeeFrontRun.class),
         load.repeatedPayees().size(), plan.count(ChaosPlan.DustFlood.class), dust.perFlood(), dust.burst(),
         dust.perMinute(), dust.steady().toSeconds());
+    SoakOptions.Infrastructure infra = options.infrastructure();
+    say("chaos: on a Kafka cluster of three nodes (replication 3, min.insync.replicas 2), each process with a"
+            + " backup API node: %d broker kill -9 (the controller, a busy partition's leader, any node in turn), %d"
+            + " rolling restart(s), %d PostgreSQL stop(s) of %d s, %d PostgreSQL pause(s) of %d s, %d provider"
+            + " outage(s) of %d s", infra.brokerKills(), infra.rollingRestarts(), infra.ledgerStops(),
+        infra.ledgerDownFor().toSeconds(), infra.ledgerPauses(), infra.ledgerPausedFor().toSeconds(),
+        infra.providerOutages(), infra.providerDownFor().toSeconds());
   }
 
   private void say(String format, Object... args) {

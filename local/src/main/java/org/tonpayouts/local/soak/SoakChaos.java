@@ -74,7 +74,8 @@ final class SoakChaos implements AutoCloseable {
   record Summary(Map<String, Integer> killsByChild, int restartsWiped, int restartsKept, List<ZombieEvidence> zombies,
                  int lagEpisodes, int latencyEpisodes, int transportModeChanges, int foreignEvents,
                  List<PayeeFrontRunner.FrontRun> payeeFrontRuns, List<DustFlooder.Flood> dustFloods,
-                 List<UnexpectedExit> unexpectedExits, int eventsLate) {
+                 List<UnexpectedExit> unexpectedExits, int eventsLate,
+                 List<InfrastructureChaos.Episode> infrastructure) {
     int kills(String kind) {
       return killsByChild.entrySet().stream().filter(e -> e.getKey().startsWith(kind))
           .mapToInt(Map.Entry::getValue).sum();
@@ -87,6 +88,8 @@ final class SoakChaos implements AutoCloseable {
   private final Devnet devnet;
   private final ForeignSigner foreign;
   private final SoakLedger ledger;
+  private final PartitionOwnership ownership;
+  private final InfrastructureChaos infrastructure;
   private final SoakProducer producer;
   private final PayeeFrontRunner payees;
   private final DustFlooder dust;
@@ -122,6 +125,8 @@ final class SoakChaos implements AutoCloseable {
     this.devnet = run.stack().devnet().orElseThrow(() -> new IllegalStateException("the soak runs on devnet"));
     this.foreign = foreign;
     this.ledger = ledger;
+    this.ownership = new PartitionOwnership(run, ledger);
+    this.infrastructure = new InfrastructureChaos(plan, options, run, ownership, clock, out);
     this.producer = producer;
     // the requests with a leg over the balance are there to fail that leg: aimed at, they would end otherwise
     java.util.Set<String> overBalance = producer.load().requestIds(SoakLoad.Kind.OVER_BALANCE);
@@ -156,17 +161,25 @@ final class SoakChaos implements AutoCloseable {
     }
     this.windowStart = windowStartMillis;
     thread.start();
+    infrastructure.start(windowStartMillis);
   }
 
+  /** Every process's API nodes: its own, and its backup when it has one. */
   private List<String> nodeNames() {
     List<String> names = new ArrayList<>(run.instances().streamsAppNames());
     names.addAll(run.instances().chainPollerNames());
+    if (run.instances().backupApiNodes()) {
+      names.addAll(names.stream().map(StackRun.Instances::backupNode).toList());
+    }
     return names;
   }
 
   private void runPlan() {
     try {
       for (ChaosPlan.Event event : plan.events()) {
+        if (event instanceof ChaosPlan.InfrastructureFault) {
+          continue; // carried out by InfrastructureChaos, on its own thread
+        }
         long due = windowStart + (long) (event.at() * options.window().toMillis());
         if (!superviseUntil(due)) {
           return;
@@ -304,13 +317,13 @@ final class SoakChaos implements AutoCloseable {
   private ZombieEvidence zombie(ChaosPlan.Pause p) throws InterruptedException {
     String name = chooseZombie(p.child());
     ChildProcess zombie = run.processes().child(name);
-    String mark = "/" + zombie.pid() + "/";
-    Map<Integer, Long> held = partitionsHeld(mark);
+    String mark = PartitionOwnership.mark(zombie);
+    Map<Integer, Long> held = ownership.held(mark);
 
     Faults nodeFaults = devnet.node(name).faults();
     long latencyBefore = nodeFaults.settings().latencyMs();
     nodeFaults.latency(ZOMBIE_NODE_LATENCY);
-    boolean roundWaiting = baitARound(name, nodeFaults, walletsOf(held.keySet()));
+    boolean roundWaiting = baitARound(name, nodeFaults, ownership.walletsOf(held.keySet()));
     Instant pausedAt = clock.instant();
     zombie.pause();
     say("SIGSTOP %s (pid %d, partitions %s) until another instance takes them", name, zombie.pid(), held.keySet());
@@ -386,7 +399,7 @@ final class SoakChaos implements AutoCloseable {
         ChildProcess c = run.processes().child(name);
         boolean othersReady = candidates.stream().filter(n -> !n.equals(name)).map(n -> run.processes().child(n))
             .allMatch(o -> o.isAlive() && Http.isOk(o.spec().opsUrl("/health/ready")));
-        if (c.isAlive() && othersReady && !partitionsHeld("/" + c.pid() + "/").isEmpty()) {
+        if (c.isAlive() && othersReady && !ownership.held(PartitionOwnership.mark(c)).isEmpty()) {
           return name;
         }
       }
@@ -395,29 +408,6 @@ final class SoakChaos implements AutoCloseable {
     log.warn("no streams-app instance held a partition with the others ready within {} s; pausing {} anyway",
         READY_TIMEOUT.toSeconds(), planned);
     return planned;
-  }
-
-  /** The paying wallets whose requests go to {@code partitions} of payout.requests (Kafka's default partitioner). */
-  private Set<Long> walletsOf(Set<Integer> partitions) {
-    int count = run.options().partitions();
-    Set<Long> wallets = new HashSet<>();
-    for (long id : run.wallets().subwalletIds()) {
-      byte[] key = Topics.walletKey(id).getBytes(StandardCharsets.UTF_8);
-      if (partitions.contains(Utils.toPositive(Utils.murmur2(key)) % count)) {
-        wallets.add(id);
-      }
-    }
-    return wallets;
-  }
-
-  /** The streams-app partitions whose current owner (by the ledger) is the process marked {@code mark}, with their epoch. */
-  private Map<Integer, Long> partitionsHeld(String mark) {
-    String application = PayoutsConfig.CONFIG.defaultValues().get(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG)
-        .toString();
-    Map<Integer, Long> held = new LinkedHashMap<>();
-    ledger.owners().stream().filter(o -> o.applicationId().equals(application) && o.owner().contains(mark))
-        .forEach(o -> held.put(o.partition(), o.epoch()));
-    return held;
   }
 
   /**
@@ -528,7 +518,8 @@ final class SoakChaos implements AutoCloseable {
       Thread.sleep(SUPERVISE_EVERY.toMillis());
     }
     return planDone && payees.awaitDone(Duration.ofMillis(Math.max(0, deadline - clock.millis())))
-        && dust.awaitDone(Duration.ofMillis(Math.max(0, deadline - clock.millis())));
+        && dust.awaitDone(Duration.ofMillis(Math.max(0, deadline - clock.millis())))
+        && infrastructure.awaitDone(Duration.ofMillis(Math.max(0, deadline - clock.millis())));
   }
 
   /** Turns every fault off on every process's API node (before the audit reads the chain). */
@@ -564,8 +555,10 @@ final class SoakChaos implements AutoCloseable {
     long dropped = 0;
     long stale = 0;
     long lagged = 0;
+    long outage = 0;
     for (String n : nodeNames()) {
       DevnetNode node = devnet.node(n);
+      outage += node.faults().outageAnswers();
       Faults.Counts c = node.faults().counts();
       delayed += c.delayed();
       rateLimited += c.rateLimited();
@@ -581,18 +574,21 @@ final class SoakChaos implements AutoCloseable {
     counts.put("stale read", stale);
     counts.put("lagging read", lagged);
     counts.put("delayed request", delayed);
+    counts.put("refused in a provider outage (503)", outage);
     return counts;
   }
 
   Summary summary() {
     return new Summary(new java.util.TreeMap<>(killsByChild), restartsWiped.get(), restartsKept.get(),
         List.copyOf(zombies), lagEpisodes.get(), latencyEpisodes.get(), transportModes.get(), foreignEvents.get(),
-        payees.frontRuns(), dust.floods(), List.copyOf(unexpected), eventsLate.get());
+        payees.frontRuns(), dust.floods(), List.copyOf(unexpected), eventsLate.get(), infrastructure.episodes());
   }
 
   Throwable failure() {
-    return failure;
+    return failure != null ? failure : infrastructure.failure();
   }
+
+
 
   private void say(String format, Object... args) {
     synchronized (out) {
@@ -610,6 +606,7 @@ final class SoakChaos implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     timer.shutdownNow();
+    infrastructure.close();
     payees.close();
     dust.close();
   }

@@ -32,13 +32,18 @@ import picocli.CommandLine.Spec;
         + " episodes, and a foreign signer pays from the wallets with their current seqno (some of it to a payee a"
         + " wallet pays repeatedly, ahead of our transfer in flight to it, taking its seqno); right after a"
         + " chain-poller kill a foreign payment takes the seqno of a transfer in flight and its wallet is flooded with"
-        + " inbound 1-nanoton transfers (dust) on top of it, and keeps receiving them for a while.",
+        + " inbound 1-nanoton transfers (dust) on top of it, and keeps receiving them for a while. What the apps stand"
+        + " on fails too: Kafka is a cluster of three KRaft nodes (replication 3, min.insync.replicas 2) whose nodes"
+        + " are killed with kill -9 (the controller, a busy partition's leader, any node) and restarted in a rolling"
+        + " restart, PostgreSQL is stopped and started, and frozen (SIGSTOP) and resumed, and a process's own API"
+        + " node goes down while its backup node carries on; the report gives the recovery time of each kind.",
         "Then every transfer must settle, and an auditor reads devnet's chain through its API, the ledger and the"
             + " topics: no transfer landed twice, every transfer has exactly one terminal settlement, every SETTLED"
             + " one landed as requested, legs in order, seqnos consecutive, ledger = chain, nothing paid that nobody"
             + " asked for. Exit code 0 only when it finds no violation.",
         "Long run: ./payouts soak --transfers 20000 --wallets 200 --window-s 900 --streams-app-kills 40"
-            + " --poller-kills 40 --fault-rate 0.05"})
+            + " --poller-kills 40 --fault-rate 0.05 --broker-kills 6 --rolling-restarts 5 --ledger-stops 5"
+            + " --ledger-pauses 5 --provider-outages 5"})
 public final class SoakCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -122,6 +127,42 @@ public final class SoakCommand implements Callable<Integer> {
       description = "Seconds the steady dust goes on after the burst (default ${DEFAULT-VALUE}).")
   long dustSeconds;
 
+  @Option(names = "--broker-kills", defaultValue = "3",
+      description = "kill -9 of a Kafka node, restarted 1 to 5 s later: the active controller, a busy partition's"
+          + " leader, any node, in turn (default ${DEFAULT-VALUE}).")
+  int brokerKills;
+
+  @Option(names = "--rolling-restarts", defaultValue = "1",
+      description = "Rolling restarts of the three Kafka nodes, each back in sync before the next (default"
+          + " ${DEFAULT-VALUE}).")
+  int rollingRestarts;
+
+  @Option(names = "--ledger-stops", defaultValue = "1",
+      description = "PostgreSQL stopped and started again on the same port (default ${DEFAULT-VALUE}).")
+  int ledgerStops;
+
+  @Option(names = "--ledger-down-s", defaultValue = "5",
+      description = "Seconds PostgreSQL stays stopped (default ${DEFAULT-VALUE}).")
+  long ledgerDownSeconds;
+
+  @Option(names = "--ledger-pauses", defaultValue = "1",
+      description = "PostgreSQL frozen with SIGSTOP, then SIGCONT (default ${DEFAULT-VALUE}).")
+  int ledgerPauses;
+
+  @Option(names = "--ledger-pause-s", defaultValue = "15",
+      description = "Seconds PostgreSQL stays frozen: past Kafka Streams' 10 s transaction timeout (default"
+          + " ${DEFAULT-VALUE}).")
+  long ledgerPauseSeconds;
+
+  @Option(names = "--provider-outages", defaultValue = "2",
+      description = "A process's own API node answering 503 to everything while its backup node carries on (default"
+          + " ${DEFAULT-VALUE}).")
+  int providerOutages;
+
+  @Option(names = "--provider-down-s", defaultValue = "30",
+      description = "Seconds a provider outage lasts (default ${DEFAULT-VALUE}).")
+  long providerDownSeconds;
+
   @Option(names = "--session-timeout-ms", defaultValue = "10000",
       description = "The apps' streams.session.timeout.ms: how long a killed or paused instance keeps its partitions"
           + " (default ${DEFAULT-VALUE}; Kafka's is 45000).")
@@ -154,7 +195,10 @@ public final class SoakCommand implements Callable<Integer> {
         : Duration.ofSeconds(300).plus(window.dividedBy(2));
     return new SoakOptions(transfers, wallets, window, seed != null ? seed : new SecureRandom().nextLong() >>> 16,
         streamsAppKills, pollerKills, zombies, wipeRate, rates, Duration.ofMillis(sessionTimeoutMs), drain,
-        new SoakOptions.Dust(dustFloods, dustBurst, dustPerMinute, Duration.ofSeconds(dustSeconds)));
+        new SoakOptions.Dust(dustFloods, dustBurst, dustPerMinute, Duration.ofSeconds(dustSeconds)),
+        new SoakOptions.Infrastructure(brokerKills, rollingRestarts, ledgerStops, ledgerPauses, providerOutages,
+            Duration.ofSeconds(ledgerDownSeconds), Duration.ofSeconds(ledgerPauseSeconds),
+            Duration.ofSeconds(providerDownSeconds)));
   }
 
   private double or(Double rate) {

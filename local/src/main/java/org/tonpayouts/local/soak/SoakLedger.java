@@ -18,6 +18,10 @@ import org.tonpayouts.local.stack.StackRun;
  * paid, and fencing refusals from the audit log. (The auditor reads the ledger for itself.)
  */
 final class SoakLedger {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SoakLedger.class);
+  /** How long a read waits for a ledger that is away: longer than any stop or pause the chaos makes. */
+  private static final java.time.Duration AWAY_TIMEOUT = java.time.Duration.ofMinutes(2);
+  private static final java.time.Duration RETRY_EVERY = java.time.Duration.ofMillis(500);
   private final String jdbcUrl;
   private final String user;
   private final String password;
@@ -98,8 +102,40 @@ final class SoakLedger {
     T read(ResultSet rs) throws SQLException;
   }
 
+  /**
+   * Runs a query, waiting up to {@link #AWAY_TIMEOUT} while the ledger is away (the chaos stops
+   * and freezes PostgreSQL on purpose: the soak's own reads wait for it as the apps do).
+   */
   private <T> List<T> query(String sql, RowReader<T> reader, Object... params) {
-    try (Connection c = DriverManager.getConnection(jdbcUrl, user, password);
+    long deadline = System.nanoTime() + AWAY_TIMEOUT.toNanos();
+    while (true) {
+      try {
+        return queryOnce(sql, reader, params);
+      } catch (SQLException e) {
+        boolean away = e.getSQLState() != null && (e.getSQLState().startsWith("08") || e.getSQLState().startsWith("57P"));
+        if (!away || System.nanoTime() > deadline) {
+          throw new IllegalStateException("cannot read the ledger at " + jdbcUrl + ": " + e.getMessage(), e);
+        }
+        log.info("ledger away, reading again in {} ms sql_state={} error={}", RETRY_EVERY.toMillis(), e.getSQLState(),
+            e.getMessage());
+        try {
+          Thread.sleep(RETRY_EVERY.toMillis()); // polling with a deadline: the ledger comes back when the chaos says
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while the ledger was away", interrupted);
+        }
+      }
+    }
+  }
+
+  private <T> List<T> queryOnce(String sql, RowReader<T> reader, Object... params) throws SQLException {
+    java.util.Properties connection = new java.util.Properties();
+    connection.setProperty("user", user);
+    connection.setProperty("password", password);
+    // a frozen server answers nothing: a read gives up after 20 s and is tried again
+    connection.setProperty("connectTimeout", "5");
+    connection.setProperty("socketTimeout", "20");
+    try (Connection c = DriverManager.getConnection(jdbcUrl, connection);
         PreparedStatement ps = c.prepareStatement(sql)) {
       for (int i = 0; i < params.length; i++) {
         ps.setObject(i + 1, params[i]);
@@ -111,8 +147,6 @@ final class SoakLedger {
         }
         return rows;
       }
-    } catch (SQLException e) {
-      throw new IllegalStateException("cannot read the ledger at " + jdbcUrl + ": " + e.getMessage(), e);
     }
   }
 }

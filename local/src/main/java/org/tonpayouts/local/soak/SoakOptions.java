@@ -2,6 +2,7 @@ package org.tonpayouts.local.soak;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.tonpayouts.runtime.PayoutsConfig;
 
@@ -23,10 +24,18 @@ import org.tonpayouts.runtime.PayoutsConfig;
  *     instance keeps its partitions
  * @param drainTimeout how long to wait, after the window, for every transfer's settlement
  * @param dust the dust floods: inbound transfers burying a wallet's own transactions
+ * @param infrastructure the failures of what the apps stand on: brokers, PostgreSQL, API providers
  */
 public record SoakOptions(int transfers, int wallets, Duration window, long seed, int streamsAppKills,
                           int pollerKills, int zombies, double wipeRate, FaultRates faults, Duration sessionTimeout,
-                          Duration drainTimeout, Dust dust) {
+                          Duration drainTimeout, Dust dust, Infrastructure infrastructure) {
+  /** Without infrastructure faults. */
+  public SoakOptions(int transfers, int wallets, Duration window, long seed, int streamsAppKills, int pollerKills,
+      int zombies, double wipeRate, FaultRates faults, Duration sessionTimeout, Duration drainTimeout, Dust dust) {
+    this(transfers, wallets, window, seed, streamsAppKills, pollerKills, zombies, wipeRate, faults, sessionTimeout,
+        drainTimeout, dust, Infrastructure.NONE);
+  }
+
   public SoakOptions {
     positive("transfers", transfers);
     positive("wallets", wallets);
@@ -38,6 +47,45 @@ public record SoakOptions(int transfers, int wallets, Duration window, long seed
     }
     FaultRates.check("wipe rate", wipeRate);
     java.util.Objects.requireNonNull(dust, "dust");
+    java.util.Objects.requireNonNull(infrastructure, "infrastructure");
+  }
+
+  /**
+   * The failures of what the apps stand on, each kind a number of times over the window (issue 27).
+   * The soak always runs on a cluster of three Kafka nodes, and gives each process a second API
+   * node to fall back on, whether or not these are drawn.
+   *
+   * @param brokerKills kill -9 of a Kafka node, restarted a few seconds later: in turn the active
+   *     controller, the leader of a payout.requests partition, any node
+   * @param rollingRestarts restarts of the three nodes one after the other, each back in sync before the next
+   * @param ledgerStops PostgreSQL stopped for {@code ledgerDownFor}, then started on the same port
+   * @param ledgerPauses PostgreSQL frozen (SIGSTOP) for {@code ledgerPausedFor}, then resumed
+   * @param providerOutages a process's own API node down (503) for {@code providerDownFor}
+   */
+  public record Infrastructure(int brokerKills, int rollingRestarts, int ledgerStops, int ledgerPauses,
+                               int providerOutages, Duration ledgerDownFor, Duration ledgerPausedFor,
+                               Duration providerDownFor) {
+    /** None. */
+    public static final Infrastructure NONE = new Infrastructure(0, 0, 0, 0, 0, Duration.ofSeconds(5),
+        Duration.ofSeconds(15), Duration.ofSeconds(30));
+
+    public Infrastructure {
+      if (brokerKills < 0 || rollingRestarts < 0 || ledgerStops < 0 || ledgerPauses < 0 || providerOutages < 0) {
+        throw new IllegalArgumentException("infrastructure fault counts must be >= 0");
+      }
+      for (Duration d : List.of(ledgerDownFor, ledgerPausedFor, providerDownFor)) {
+        if (d.isNegative() || d.isZero()) {
+          throw new IllegalArgumentException("infrastructure fault durations must be positive, got " + d);
+        }
+      }
+    }
+
+    /** The same durations with these counts. */
+    public Infrastructure times(int brokerKills, int rollingRestarts, int ledgerStops, int ledgerPauses,
+        int providerOutages) {
+      return new Infrastructure(brokerKills, rollingRestarts, ledgerStops, ledgerPauses, providerOutages,
+          ledgerDownFor, ledgerPausedFor, providerDownFor);
+    }
   }
 
   /**

@@ -17,11 +17,12 @@ import org.tonpayouts.schemas.SettlementStatus;
  *
  * @param scansCutShort chain-poller wallet scans cut short at their page budget (going on next
  *     round), by wallet (raw address), from the pollers' logs
+ * @param recoveries per kind of infrastructure fault that happened, the recovery times
  */
 public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, SoakChaos.Summary chaos,
                          Map<String, Long> faultCounts, Map<String, Integer> scansCutShort,
                          List<ForeignSigner.Attempt> foreign, Soak.Drain drain, ChainAudit audit,
-                         double elapsedSeconds, RunDirectory run) {
+                         List<RecoveryTimes> recoveries, double elapsedSeconds, RunDirectory run) {
   /** Reconciliations listed one by one; more are counted. */
   private static final int RECONCILIATIONS_SHOWN = 50;
   /** Front-runs of repeated payees listed one by one; more are counted. */
@@ -115,6 +116,32 @@ public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, Soa
     }
   }
 
+  /** Each infrastructure fault, then per kind its recovery times. */
+  private void printInfrastructure(PrintWriter out) {
+    List<InfrastructureChaos.Episode> episodes = chaos.infrastructure();
+    if (episodes.isEmpty()) {
+      out.printf("  infrastructure    no fault%n");
+      return;
+    }
+    out.printf("  infrastructure    %d fault(s): %s%n", episodes.size(), InfrastructureChaos.KINDS.stream()
+        .map(k -> k + " " + episodes.stream().filter(e -> e.kind().equals(k)).count())
+        .collect(Collectors.joining(", ")));
+    episodes.stream().limit(LINES_SHOWN).forEach(e -> out.printf("    %s: %s, over after %.1f s%s%n", e.kind(),
+        e.what(), e.seconds(), e.affected().isEmpty() ? "" : " (" + e.affected().size() + " wallets affected)"));
+    if (episodes.size() > LINES_SHOWN) {
+      out.printf("    ... and %d more%n", episodes.size() - LINES_SHOWN);
+    }
+    out.printf("  recovery          from a fault's end to the next settlement on a wallet it affected; longest"
+        + " stretch without a settlement on them from its start%n");
+    for (RecoveryTimes r : recoveries) {
+      out.printf("    %-18s %d: recovery p50 %.1f s, p99 %.1f s, max %.1f s; longest stretch p50 %.1f s, max %.1f s%s%n",
+          r.kind(), r.faults(), r.recoveryMillis().percentile(50) / 1000.0, r.recoveryMillis().percentile(99) / 1000.0,
+          r.recoveryMillis().max() / 1000.0, r.longestGapMillis().percentile(50) / 1000.0,
+          r.longestGapMillis().max() / 1000.0, r.withoutSettlementAfter() == 0 ? ""
+              : "; " + r.withoutSettlementAfter() + " with no settlement after it (load over)");
+    }
+  }
+
   public boolean passed() {
     return audit.violations().isEmpty() && problems().isEmpty();
   }
@@ -162,6 +189,7 @@ public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, Soa
         audit.foreignLanded());
     printForeignToPayees(out);
     printDust(out);
+    printInfrastructure(out);
     out.printf("  fencing           %d intent(s) refused to a task that no longer held its partition%n",
         audit.fencedRefusals());
     out.printf("  reconciliation    %d RECONCILIATION_REQUIRED%s%n", audit.reconciliations().size(),

@@ -147,7 +147,7 @@ public final class ChildConfig {
   public ChildSpec streamsApp(String instance, Path jar, int metricsPort, Optional<AdminAccess> admin,
       Map<String, String> instanceSettings) {
     Map<String, String> props = common(instance, metricsPort);
-    props.putAll(instanceSettings);
+    putInstanceSettings(props, instanceSettings);
     settings.walletSecretFile().or(() -> secrets.walletSeedHex().map(this::walletSeedFile))
         .ifPresent(f -> props.put(PayoutsConfig.WALLET_SECRET_FILE_CONFIG, f.toString()));
     Map<String, String> env = commonEnv();
@@ -174,8 +174,19 @@ public final class ChildConfig {
    */
   public ChildSpec chainPoller(String instance, Path jar, int metricsPort, Map<String, String> instanceSettings) {
     Map<String, String> props = common(instance, metricsPort);
-    props.putAll(instanceSettings);
+    putInstanceSettings(props, instanceSettings);
     return write(instance, jar, props, commonEnv(), metricsPort);
+  }
+
+  /**
+   * An instance's own settings over the common ones; an instance given a provider list ({@code
+   * ton.api.urls}) drops the common {@code ton.api.url}, which may not be set beside it.
+   */
+  private static void putInstanceSettings(Map<String, String> props, Map<String, String> instanceSettings) {
+    props.putAll(instanceSettings);
+    if (instanceSettings.containsKey(PayoutsConfig.TON_API_URLS_CONFIG)) {
+      props.remove(PayoutsConfig.TON_API_URL_CONFIG);
+    }
   }
 
   private Map<String, String> common(String name, int metricsPort) {

@@ -13,8 +13,9 @@ import org.tonpayouts.schemas.Topic;
 import org.tonpayouts.schemas.Topics;
 
 /**
- * The payout topics of a single-broker stack (the local launcher, the end-to-end tests): what
- * {@code payouts topics} does, with replication factor 1 and the default retention.
+ * The payout topics of a local stack (the launcher, the end-to-end tests): what {@code payouts
+ * topics} does, with replication factor 1 on a single broker (or the cluster's default) and the
+ * default retention.
  */
 public final class PipelineTopics {
   private PipelineTopics() {}
@@ -31,11 +32,20 @@ public final class PipelineTopics {
    * @throws IllegalStateException when an existing topic conflicts (another partition count)
    */
   public static void create(Admin admin, String bootstrapServers, int partitions) {
+    create(admin, bootstrapServers, partitions, Optional.of((short) 1));
+  }
+
+  /**
+   * As {@link #create(Admin, String, int)}, with replication factor {@code replication} (empty: the
+   * brokers' {@code default.replication.factor}).
+   */
+  public static void create(Admin admin, String bootstrapServers, int partitions, Optional<Short> replication) {
+    TopicSettings settings = new TopicSettings(partitions, replication, singleBroker(partitions).retentionMs());
     List<TopicOutcome> outcomes;
     try {
       outcomes = new TopicProvisioner(admin, bootstrapServers, AdminClients.TIMEOUT).provision(
           Topics.ALL.stream().map(Topic::name).toList(), Topics.CO_PARTITIONED.stream().map(Topic::name).toList(),
-          singleBroker(partitions));
+          settings);
     } catch (ExecutionException e) {
       throw new IllegalStateException("could not create the payout topics on " + bootstrapServers, e.getCause());
     }

@@ -20,13 +20,29 @@ import java.util.Optional;
  * @param settleTimeout how long to wait for every settlement; zero: derived from the load
  * @param dataDir where run directories are created
  * @param childSettings configuration keys set for both children ({@code --set key=value})
+ * @param brokers one broker or a cluster of three
  */
 public record RunOptions(int wallets, int partitions, Duration blockInterval, Optional<URI> externalApi,
                          Optional<Path> walletSecretFile, Optional<Path> apiKeyFile, double apiRequestsPerSecond,
                          boolean testnet, Duration settleTimeout, Path dataDir, Home home,
-                         Map<String, String> childSettings) {
+                         Map<String, String> childSettings, LocalStack.Brokers brokers) {
   public RunOptions {
     childSettings = Map.copyOf(childSettings);
+    java.util.Objects.requireNonNull(brokers, "brokers");
+  }
+
+  /** On one broker. */
+  public RunOptions(int wallets, int partitions, Duration blockInterval, Optional<URI> externalApi,
+      Optional<Path> walletSecretFile, Optional<Path> apiKeyFile, double apiRequestsPerSecond, boolean testnet,
+      Duration settleTimeout, Path dataDir, Home home, Map<String, String> childSettings) {
+    this(wallets, partitions, blockInterval, externalApi, walletSecretFile, apiKeyFile, apiRequestsPerSecond, testnet,
+        settleTimeout, dataDir, home, childSettings, LocalStack.Brokers.ONE);
+  }
+
+  /** The same run on {@code other} brokers. */
+  public RunOptions withBrokers(LocalStack.Brokers other) {
+    return new RunOptions(wallets, partitions, blockInterval, externalApi, walletSecretFile, apiKeyFile,
+        apiRequestsPerSecond, testnet, settleTimeout, dataDir, home, childSettings, other);
   }
 
   /** Requests per second for devnet: effectively no client-side limit. */

@@ -34,8 +34,11 @@ public final class StackRun implements AutoCloseable {
    * more, {@code streams-app-1}, {@code streams-app-2}, ... on shared topics (same application
    * ids, a state directory each), and on devnet each process talks to its own API node, named
    * after it, so faults can hit one process's view of the chain and not another's.
+   *
+   * @param backupApiNodes each process also gets a second API node, {@link #backupNode}, as its
+   *     second provider in {@code ton.api.urls}: its own node can then go down while it carries on
    */
-  public record Instances(int streamsApps, int chainPollers) {
+  public record Instances(int streamsApps, int chainPollers, boolean backupApiNodes) {
     public static final Instances ONE_EACH = new Instances(1, 1);
 
     public Instances {
@@ -43,6 +46,18 @@ public final class StackRun implements AutoCloseable {
         throw new IllegalArgumentException("at least one streams-app and one chain-poller, got " + streamsApps
             + " and " + chainPollers);
       }
+      if (backupApiNodes && streamsApps == 1 && chainPollers == 1) {
+        throw new IllegalArgumentException("backup API nodes come with several instances (each its own node)");
+      }
+    }
+
+    public Instances(int streamsApps, int chainPollers) {
+      this(streamsApps, chainPollers, false);
+    }
+
+    /** The name of the devnet API node that is {@code child}'s second provider. */
+    public static String backupNode(String child) {
+      return child + "-backup";
     }
 
     public List<String> streamsAppNames() {
@@ -124,10 +139,12 @@ public final class StackRun implements AutoCloseable {
 
   private void startAll() throws InterruptedException {
     say("run directory %s", run.dir());
-    say("starting %s in this process ...",
-        options.onDevnet() ? "Kafka (KRaft), PostgreSQL and devnet" : "Kafka (KRaft) and PostgreSQL");
+    String kafka = options.brokers() == LocalStack.Brokers.ONE ? "Kafka (KRaft)"
+        : "a Kafka cluster of three KRaft nodes (child JVMs)";
+    say("starting %s in this process ...", options.onDevnet() ? kafka + ", PostgreSQL and devnet" : kafka
+        + " and PostgreSQL");
     stack = LocalStack.start(options.partitions(),
-        options.onDevnet() ? Optional.of(options.blockInterval()) : Optional.empty());
+        options.onDevnet() ? Optional.of(options.blockInterval()) : Optional.empty(), options.brokers());
     toClose.add(stack);
     if (options.onDevnet()) {
       Devnet devnet = stack.devnet().orElseThrow();
@@ -169,12 +186,21 @@ public final class StackRun implements AutoCloseable {
     processes.awaitReady(stack.kafka().admin(), READY_TIMEOUT);
   }
 
-  /** With several instances on devnet, each child's {@code ton.api.url} is its own API node. */
+  /**
+   * With several instances on devnet, each child's {@code ton.api.url} is its own API node; with
+   * backup nodes, its {@code ton.api.urls} lists its own node first and its backup second.
+   */
   private Map<String, String> apiNodeOf(String child) {
     if (!instances.ownApiNodes() || stack.devnet().isEmpty()) {
       return Map.of();
     }
-    return Map.of(PayoutsConfig.TON_API_URL_CONFIG, stack.devnet().get().node(child).apiUrl().toString());
+    Devnet devnet = stack.devnet().get();
+    if (!instances.backupApiNodes()) {
+      return Map.of(PayoutsConfig.TON_API_URL_CONFIG, devnet.node(child).apiUrl().toString());
+    }
+    String backup = Instances.backupNode(child);
+    return Map.of(PayoutsConfig.TON_API_URLS_CONFIG, devnet.node(child).apiUrl() + "|name=" + child + ","
+        + devnet.node(backup).apiUrl() + "|name=" + backup);
   }
 
   private ChildConfig.Settings childSettings() {

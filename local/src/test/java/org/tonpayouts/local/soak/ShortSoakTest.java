@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,6 +40,10 @@ class ShortSoakTest {
   /** 600 at once (more than a chain-poller's 16 pages of 32 per round), then 1,000 a minute for 40 s. */
   private static final SoakOptions.Dust DUST = new SoakOptions.Dust(1, 600, 1_000, Duration.ofSeconds(40));
 
+  /** One broker kill -9, one PostgreSQL stop of 5 s, one freeze of 15 s, one provider outage of 20 s (issue 27). */
+  private static final SoakOptions.Infrastructure INFRASTRUCTURE = new SoakOptions.Infrastructure(1, 0, 1, 1, 1,
+      Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofSeconds(20));
+
   private SoakReport report;
   private String printed;
 
@@ -49,7 +54,7 @@ class ShortSoakTest {
         .isRegularFile();
     assertThat(home.chainPollerJar()).isRegularFile();
     SoakOptions options = new SoakOptions(200, 20, Duration.ofSeconds(60), SEED, 3, 3, 1, 0.5,
-        SoakOptions.FaultRates.all(0.05), SESSION_TIMEOUT, Duration.ofSeconds(240), DUST);
+        SoakOptions.FaultRates.all(0.05), SESSION_TIMEOUT, Duration.ofSeconds(240), DUST, INFRASTRUCTURE);
     RunOptions stack = new RunOptions(options.wallets(), 4, Duration.ofMillis(200), Optional.empty(), Optional.empty(),
         Optional.empty(), RunOptions.DEVNET_REQUESTS_PER_SECOND, false, options.drainTimeout(),
         Files.createDirectories(tmp.resolve("runs")), home, options.childDefaults());
@@ -118,6 +123,30 @@ class ShortSoakTest {
     assertThat(zombie.fencedMetric().orElse(0)).as("counted in its ton_tx_fenced_total").isGreaterThanOrEqualTo(1);
     assertThat(report.audit().violations(Rule.FENCED_MESSAGE_USED)).isZero();
     assertThat(report.audit().violations(Rule.SIGNED_OUTSIDE_LEDGER)).isZero();
+  }
+
+  /**
+   * Issue 27: the soak stands on a cluster of three Kafka nodes, and what the apps stand on fails
+   * under load: a node killed with kill -9 (child JVMs) and restarted, PostgreSQL stopped and
+   * started, PostgreSQL frozen past Kafka Streams' transaction timeout, and a process's own API
+   * node down while its backup carries on. No process exits by itself, nothing is lost or paid
+   * twice (the audit above), and settlements come again after each fault.
+   */
+  @Test
+  void shouldSurviveABrokerKillALedgerStopAndFreezeAndAProviderOutage() {
+    List<InfrastructureChaos.Episode> episodes = report.chaos().infrastructure();
+    assertThat(episodes).as("%s", printed).extracting(InfrastructureChaos.Episode::kind).containsExactlyInAnyOrder(
+        InfrastructureChaos.BROKER_KILL, InfrastructureChaos.LEDGER_STOP, InfrastructureChaos.LEDGER_PAUSE,
+        InfrastructureChaos.PROVIDER_OUTAGE);
+    assertThat(report.faultCounts()).as("the provider refused requests while down")
+        .hasEntrySatisfying("refused in a provider outage (503)", n -> assertThat(n).isPositive());
+    assertThat(report.recoveries()).extracting(RecoveryTimes::kind).containsExactlyInAnyOrder(
+        InfrastructureChaos.BROKER_KILL, InfrastructureChaos.LEDGER_STOP, InfrastructureChaos.LEDGER_PAUSE,
+        InfrastructureChaos.PROVIDER_OUTAGE);
+    assertThat(report.recoveries()).as("a settlement came after every fault: %s", printed)
+        .allSatisfy(r -> assertThat(r.withoutSettlementAfter()).isZero());
+    assertThat(printed).contains("recovery p50");
+    assertThat(report.chaos().unexpectedExits()).as("no process exited by itself").isEmpty();
   }
 
   @Test
