@@ -174,6 +174,35 @@ class FaultsTest {
     assertThat(devnet.faults().counts().transportErrors()).isEqualTo(2);
   }
 
+  /** A provider down (issue 27): everything 503, a send reaches no mempool; back up, the same BOC applies. */
+  @Test
+  void shouldAnswerEveryRequest503WithoutProcessingItDuringAnOutage() {
+    Devnet devnet = start(Duration.ofMillis(50), 1);
+    Http http = new Http(devnet);
+    devnet.fund(wallet.address, TON);
+    devnet.faults().outage(true);
+
+    Http.Response read = http.get("getMasterchainInfo", Map.of());
+    Http.Response rpc = http.rpc(1, "getMasterchainInfo", Map.of());
+    Http.Response send = http.post("sendBoc", Map.of("boc", transfer(0).boc()));
+
+    assertThat(read.status()).isEqualTo(503);
+    assertThat(read.body().get("ok").asBoolean()).isFalse();
+    assertThat(rpc.status()).isEqualTo(503);
+    assertThat(send.status()).isEqualTo(503);
+    devnet.awaitBlocks(3);
+    assertThat(devnet.seqno(wallet.address)).as("the send reached no mempool").isZero();
+    assertThat(devnet.faults().outageAnswers()).isEqualTo(3);
+
+    devnet.faults().outage(false);
+    assertThat(http.get("getMasterchainInfo", Map.of()).status()).isEqualTo(200);
+    assertThat(http.post("sendBoc", Map.of("boc", transfer(0).boc())).status()).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(5)).until(() -> devnet.seqno(wallet.address) == 1);
+    assertThat(devnet.faults().outageAnswers()).isEqualTo(3);
+    devnet.faults().outage(true).clear();
+    assertThat(http.get("getMasterchainInfo", Map.of()).status()).as("clear() ends an outage").isEqualTo(200);
+  }
+
   @Test
   void shouldAnswerOkButNeverApplyADroppedMessage() {
     Devnet devnet = start(Duration.ofMillis(50), 1);

@@ -144,7 +144,9 @@ class SoakPlanTest {
     assertThat(help.toString()).contains("--transfers", "--wallets", "--window-s", "--seed", "--streams-app-kills",
         "--poller-kills", "--zombies", "--wipe-rate", "--fault-rate", "--rate-limit-rate", "--transport-error-rate",
         "--drop-rate", "--stale-rate", "--lag-rate", "--latency-rate", "--foreign-rate", "--dust-floods",
-        "--dust-burst", "--dust-per-minute", "--dust-s", "--session-timeout-ms",
+        "--dust-burst", "--dust-per-minute", "--dust-s", "--session-timeout-ms", "--broker-kills",
+        "--rolling-restarts", "--ledger-stops", "--ledger-down-s", "--ledger-pauses", "--ledger-pause-s",
+        "--provider-outages", "--provider-down-s",
         "--block-ms", "--set", "Long run: ./payouts soak --transfers 20000 --wallets 200");
 
     SoakCommand soak = new SoakCommand();
@@ -154,9 +156,82 @@ class SoakPlanTest {
     assertThat(options.seed()).isEqualTo(5);
     assertThat(options.dust()).isEqualTo(new SoakOptions.Dust(1, 600, 1_000, Duration.ofSeconds(40)));
     assertThat(options.dust().perFlood()).isEqualTo(600 + 666);
+    assertThat(options.infrastructure()).isEqualTo(new SoakOptions.Infrastructure(3, 1, 1, 1, 2,
+        Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofSeconds(30)));
     assertThat(options.childDefaults()).containsEntry("streams.session.timeout.ms", "10000")
         .containsEntry("transfer.valid.until.ttl.seconds", "20");
     assertThatThrownBy(() -> SoakOptions.FaultRates.all(1.5)).hasMessageContaining("within 0..1");
     assertThat(List.of(cmd.getSubcommands().keySet().toArray())).contains("soak");
+  }
+
+  /**
+   * Issue 27: the infrastructure faults are drawn from a Random of their own, so a seed still draws
+   * every earlier act as it did; broker kills take the controller, a busy leader and any node in
+   * turn, provider outages go round the processes' own API nodes, all between 5 % and 85 % of the
+   * window.
+   */
+  @Test
+  void shouldDrawInfrastructureFaultsWithoutChangingTheRestOfThePlan() {
+    SoakOptions.Infrastructure infra = new SoakOptions.Infrastructure(6, 2, 3, 4, 5, Duration.ofSeconds(5),
+        Duration.ofSeconds(15), Duration.ofSeconds(30));
+    SoakOptions without = new SoakOptions(1_000, 20, Duration.ofSeconds(100), 42, 4, 4, 1, 0.5,
+        SoakOptions.FaultRates.all(0.05), Duration.ofSeconds(10), Duration.ofSeconds(300), DUST);
+    SoakOptions with = new SoakOptions(1_000, 20, Duration.ofSeconds(100), 42, 4, 4, 1, 0.5,
+        SoakOptions.FaultRates.all(0.05), Duration.ofSeconds(10), Duration.ofSeconds(300), DUST, infra);
+
+    ChaosPlan plan = ChaosPlan.draw(with, Soak.INSTANCES, 1_000);
+
+    assertThat(plan.events().stream().filter(e -> !(e instanceof ChaosPlan.InfrastructureFault)).toList())
+        .isEqualTo(ChaosPlan.draw(without, Soak.INSTANCES, 1_000).events());
+    assertThat(plan.count(ChaosPlan.BrokerKill.class)).isEqualTo(6);
+    assertThat(plan.count(ChaosPlan.RollingRestart.class)).isEqualTo(2);
+    assertThat(plan.count(ChaosPlan.LedgerStop.class)).isEqualTo(3);
+    assertThat(plan.count(ChaosPlan.LedgerPause.class)).isEqualTo(4);
+    assertThat(plan.count(ChaosPlan.ProviderOutage.class)).isEqualTo(5);
+    assertThat(plan.events().stream().filter(ChaosPlan.BrokerKill.class::isInstance)
+        .map(e -> ((ChaosPlan.BrokerKill) e).target()).collect(Collectors.groupingBy(t -> t, Collectors.counting())))
+        .containsOnly(Map.entry(ChaosPlan.BrokerTarget.CONTROLLER, 2L), Map.entry(ChaosPlan.BrokerTarget.BUSY_LEADER, 2L),
+            Map.entry(ChaosPlan.BrokerTarget.ANY, 2L));
+    assertThat(plan.events().stream().filter(ChaosPlan.BrokerKill.class::isInstance)
+        .map(e -> ((ChaosPlan.BrokerKill) e))).allSatisfy(k -> {
+          assertThat(k.node()).isBetween(1, 3);
+          assertThat(k.downFor()).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(5));
+        });
+    assertThat(plan.events().stream().filter(ChaosPlan.ProviderOutage.class::isInstance)
+        .map(e -> ((ChaosPlan.ProviderOutage) e).node()).collect(Collectors.toSet()))
+        .as("five outages go round the four processes").containsExactlyInAnyOrder("streams-app-1", "streams-app-2",
+            "chain-poller-1", "chain-poller-2");
+    assertThat(plan.events()).filteredOn(ChaosPlan.InfrastructureFault.class::isInstance)
+        .allSatisfy(e -> assertThat(e.at()).isBetween(0.05, 0.85));
+    assertThat(ChaosPlan.draw(with, Soak.INSTANCES, 1_000)).isEqualTo(plan);
+  }
+
+  /** The recovery time of a fault: its end to the next settlement on a wallet it affected. */
+  @Test
+  void shouldMeasureRecoveryFromTheFaultsEndToTheNextSettlementOnAnAffectedWallet() {
+    List<InfrastructureChaos.Episode> episodes = List.of(
+        new InfrastructureChaos.Episode(InfrastructureChaos.LEDGER_STOP, "stopped", 10_000, 15_000, Set.of()),
+        new InfrastructureChaos.Episode(InfrastructureChaos.LEDGER_STOP, "stopped", 30_000, 35_000, Set.of()),
+        new InfrastructureChaos.Episode(InfrastructureChaos.PROVIDER_OUTAGE, "down", 10_000, 20_000, Set.of(2L)),
+        new InfrastructureChaos.Episode(InfrastructureChaos.BROKER_KILL, "node 1", 50_000, 52_000, Set.of()));
+    Map<Long, List<Long>> settled = Map.of(
+        1L, List.of(9_000L, 16_000L, 36_500L),
+        2L, List.of(12_000L, 21_000L));
+
+    List<RecoveryTimes> times = RecoveryTimes.of(episodes, settled);
+
+    assertThat(times).extracting(RecoveryTimes::kind).containsExactly(InfrastructureChaos.BROKER_KILL,
+        InfrastructureChaos.LEDGER_STOP, InfrastructureChaos.PROVIDER_OUTAGE);
+    RecoveryTimes broker = times.get(0);
+    assertThat(broker.faults()).isEqualTo(1);
+    assertThat(broker.withoutSettlementAfter()).as("nothing settled after it").isEqualTo(1);
+    RecoveryTimes ledger = times.get(1);
+    assertThat(ledger.recoveryMillis().millis()).containsExactly(1_000L, 1_500L);
+    // the first stop: settlements at 12 s (wallet 2) and 16 s, longest stretch 12 s -> 16 s; the second 30 s -> 36.5 s
+    assertThat(ledger.longestGapMillis().millis()).containsExactly(4_000L, 6_500L);
+    RecoveryTimes provider = times.get(2);
+    assertThat(provider.recoveryMillis().millis()).as("wallet 1's settlement at 16 s does not count")
+        .containsExactly(1_000L);
+    assertThat(provider.longestGapMillis().millis()).containsExactly(9_000L);
   }
 }
