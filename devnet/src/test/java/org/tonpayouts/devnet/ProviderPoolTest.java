@@ -275,4 +275,59 @@ class ProviderPoolTest {
     assertThat(pool.isSetAside("a")).isFalse();
     assertThat(calls("a", TonApiMetrics.ProviderOutcome.FAILED)).isEqualTo(3);
   }
+
+  /**
+   * Issue 27: a provider that lags behind answers every call, so no failure sets it aside; the lag
+   * check does (more than 2 blocks behind the most advanced provider), reads go to the other one
+   * meanwhile, and a later check that finds it caught up brings it back.
+   */
+  @Test
+  void shouldSetALaggingProviderAsideUntilItCaughtUp() {
+    pool = new ProviderPool(List.of(provider(a), provider(b)),
+        new ProviderPool.Settings(2, SET_ASIDE, 2, Duration.ZERO), registry, poolClock);
+    for (int i = 0; i < 4; i++) {
+      block();
+    }
+    a.faults().lag(2);
+    pool.checkLag();
+    assertThat(pool.isSetAside("a")).as("2 blocks behind is within the limit").isFalse();
+
+    a.faults().lag(3);
+    pool.checkLag();
+
+    assertThat(pool.isSetAside("a")).isTrue();
+    assertThat(registry.get(TonApiMetrics.PROVIDER_LAG).tag("provider", "a").gauge().value()).isEqualTo(3);
+    double bBefore = calls("b", TonApiMetrics.ProviderOutcome.OK);
+    long head = pool.getMasterchainInfo().join().seqno();
+    assertThat(head).as("answered by the node that is up to date").isEqualTo(devnet.masterchainSeqno());
+    assertThat(calls("b", TonApiMetrics.ProviderOutcome.OK)).isEqualTo(bBefore + 1);
+    poolClock.advance(SET_ASIDE.multipliedBy(2));
+    pool.getMasterchainInfo().join();
+    assertThat(pool.isSetAside("a")).as("no probe brings a lagging provider back: it would answer").isTrue();
+
+    a.faults().lag(0);
+    pool.checkLag();
+
+    assertThat(pool.isSetAside("a")).as("caught up").isFalse();
+    assertThat(registry.get(TonApiMetrics.PROVIDER_LAG).tag("provider", "a").gauge().value()).isZero();
+    double aBefore = calls("a", TonApiMetrics.ProviderOutcome.OK);
+    pool.getMasterchainInfo().join();
+    assertThat(calls("a", TonApiMetrics.ProviderOutcome.OK)).as("the preferred provider in use again")
+        .isEqualTo(aBefore + 1);
+  }
+
+  /** The pool runs the lag check by itself every lagCheckEvery. */
+  @Test
+  void shouldCheckForLagByItself() {
+    for (int i = 0; i < 5; i++) {
+      block();
+    }
+    a.faults().lag(4);
+    pool = new ProviderPool(List.of(provider(a), provider(b)),
+        new ProviderPool.Settings(2, SET_ASIDE, 2, Duration.ofMillis(100)), registry, poolClock);
+
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pool.isSetAside("a"));
+    a.faults().lag(0);
+    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !pool.isSetAside("a"));
+  }
 }

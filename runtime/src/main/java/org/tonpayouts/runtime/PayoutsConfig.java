@@ -481,6 +481,16 @@ public final class PayoutsConfig extends AbstractConfig {
       "With several providers (ton.api.urls): how long a provider stays set aside before one call probes it; an"
           + " answer brings it back, a failure sets it aside again.";
 
+  public static final String TON_API_PROVIDER_LAG_BLOCKS_CONFIG = "ton.api.provider.lag.blocks";
+  private static final String TON_API_PROVIDER_LAG_BLOCKS_DOC =
+      "With several providers (ton.api.urls): masterchain blocks behind the most advanced provider that set a"
+          + " provider aside as lagging (a node behind the chain answers every call, about a chain that moved on);"
+          + " a later check that finds it caught up brings it back. 0 turns the check off.";
+  public static final String TON_API_PROVIDER_LAG_CHECK_MS_CONFIG = "ton.api.provider.lag.check.ms";
+  private static final String TON_API_PROVIDER_LAG_CHECK_MS_DOC =
+      "With several providers (ton.api.urls): how often each provider is asked for its masterchain head to find"
+          + " lagging ones (one getMasterchainInfo per provider each time).";
+
   static {
     // several TON API providers (issue 27), in a block of their own so that keys added alongside merge cleanly
     CONFIG
@@ -488,7 +498,12 @@ public final class PayoutsConfig extends AbstractConfig {
         .define(TON_API_PROVIDER_FAILURES_CONFIG, Type.INT, ProviderPool.Settings.DEFAULT.failuresToSetAside(),
             Range.between(1, 100), Importance.LOW, TON_API_PROVIDER_FAILURES_DOC)
         .define(TON_API_PROVIDER_SET_ASIDE_MS_CONFIG, Type.LONG, ProviderPool.Settings.DEFAULT.setAsideFor().toMillis(),
-            Range.between(100L, 3_600_000L), Importance.LOW, TON_API_PROVIDER_SET_ASIDE_MS_DOC);
+            Range.between(100L, 3_600_000L), Importance.LOW, TON_API_PROVIDER_SET_ASIDE_MS_DOC)
+        .define(TON_API_PROVIDER_LAG_BLOCKS_CONFIG, Type.INT, ProviderPool.Settings.DEFAULT.lagBlocks(),
+            Range.between(0, 100_000), Importance.LOW, TON_API_PROVIDER_LAG_BLOCKS_DOC)
+        .define(TON_API_PROVIDER_LAG_CHECK_MS_CONFIG, Type.LONG,
+            ProviderPool.Settings.DEFAULT.lagCheckEvery().toMillis(), Range.between(100L, 3_600_000L), Importance.LOW,
+            TON_API_PROVIDER_LAG_CHECK_MS_DOC);
   }
 
   static {
@@ -1091,10 +1106,14 @@ public final class PayoutsConfig extends AbstractConfig {
     return tonApiProviders(true);
   }
 
-  /** {@value #TON_API_PROVIDER_FAILURES_CONFIG} and {@value #TON_API_PROVIDER_SET_ASIDE_MS_CONFIG}. */
+  /**
+   * {@value #TON_API_PROVIDER_FAILURES_CONFIG}, {@value #TON_API_PROVIDER_SET_ASIDE_MS_CONFIG} and the
+   * lag check's {@value #TON_API_PROVIDER_LAG_BLOCKS_CONFIG}, {@value #TON_API_PROVIDER_LAG_CHECK_MS_CONFIG}.
+   */
   public ProviderPool.Settings providerPoolSettings() {
     return new ProviderPool.Settings(getInt(TON_API_PROVIDER_FAILURES_CONFIG),
-        Duration.ofMillis(getLong(TON_API_PROVIDER_SET_ASIDE_MS_CONFIG)));
+        Duration.ofMillis(getLong(TON_API_PROVIDER_SET_ASIDE_MS_CONFIG)), getInt(TON_API_PROVIDER_LAG_BLOCKS_CONFIG),
+        Duration.ofMillis(getLong(TON_API_PROVIDER_LAG_CHECK_MS_CONFIG)));
   }
 
   private List<TonApiProvider> tonApiProviders(boolean readKeys) {

@@ -62,7 +62,8 @@ class TonApiProvidersConfigTest {
     PayoutsConfig config = load(Map.of(env(PayoutsConfig.TON_API_URLS_CONFIG),
         "https://toncenter.com|key.file=" + a + "|rate=25 , https://ton.example.net/api/v2|name=own|key.file=" + b,
         env(PayoutsConfig.TON_API_RPS_CONFIG), "7",
-        env(PayoutsConfig.TON_API_PROVIDER_SET_ASIDE_MS_CONFIG), "5000"));
+        env(PayoutsConfig.TON_API_PROVIDER_SET_ASIDE_MS_CONFIG), "5000",
+        env(PayoutsConfig.TON_API_PROVIDER_LAG_BLOCKS_CONFIG), "4"));
 
     List<PayoutsConfig.TonApiProvider> providers = config.tonApiProviders();
 
@@ -74,6 +75,8 @@ class TonApiProvidersConfigTest {
     assertThat(providers.get(1).api().requestsPerSecond()).as("ton.api.requests.per.second").isEqualTo(7);
     assertThat(config.tonApi()).as("the preferred provider").isEqualTo(providers.get(0).api());
     assertThat(config.providerPoolSettings().setAsideFor()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.providerPoolSettings().lagBlocks()).isEqualTo(4);
+    assertThat(config.providerPoolSettings().lagCheckEvery()).as("the default").isEqualTo(Duration.ofSeconds(10));
     assertThat(providers.toString()).doesNotContain(KEY_A).doesNotContain(KEY_B);
   }
 

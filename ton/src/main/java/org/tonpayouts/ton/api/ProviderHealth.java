@@ -9,7 +9,9 @@ import java.util.Objects;
  * One provider's standing in a {@link ProviderPool}: in use, set aside after {@code failuresToSetAside}
  * failures in a row (its own failures: transport errors, 429, 5xx, a refused answer, a refused key),
  * or being probed once its back-off is over. One call at a time is the probe: a provider that is
- * still down costs one call per back-off period, not one per wallet.
+ * still down costs one call per back-off period, not one per wallet. Apart from that, a provider
+ * found lagging behind the others ({@link #lagging(boolean)}) is out of use until a later lag check
+ * finds it caught up: it answers every call, so no probe could tell.
  *
  * <p>Each change of standing is returned to the caller ({@link Change}), so the pool logs and counts
  * it once, where it happened.
@@ -25,6 +27,8 @@ final class ProviderHealth {
   private int failuresInARow;
   private Instant setAsideUntil; // null: in use
   private boolean probing;
+  /** Set aside for lagging behind the other providers: only the next lag check brings it back. */
+  private boolean lagging;
 
   ProviderHealth(int failuresToSetAside, Duration setAsideFor, Clock clock) {
     if (failuresToSetAside < 1) {
@@ -40,6 +44,9 @@ final class ProviderHealth {
    * over, for exactly one call at a time (the probe), whose outcome decides.
    */
   synchronized boolean tryUse() {
+    if (lagging) {
+      return false;
+    }
     if (setAsideUntil == null) {
       return true;
     }
@@ -51,7 +58,27 @@ final class ProviderHealth {
   }
 
   synchronized boolean isSetAside() {
-    return setAsideUntil != null;
+    return setAsideUntil != null || lagging;
+  }
+
+  synchronized boolean isLagging() {
+    return lagging;
+  }
+
+  /**
+   * The outcome of a lag check: {@code behind} true sets the provider aside however well it answers
+   * (a lagging node answers every call, about a chain that is no longer there), false brings it back
+   * from a lag, if it was set aside for one.
+   */
+  synchronized Change lagging(boolean behind) {
+    if (behind == lagging) {
+      return Change.NONE;
+    }
+    lagging = behind;
+    if (behind) {
+      return setAsideUntil == null ? Change.SET_ASIDE : Change.NONE;
+    }
+    return setAsideUntil == null ? Change.BACK : Change.NONE;
   }
 
   /** When the provider's back-off ends; null while it is in use. */

@@ -8,6 +8,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -37,8 +42,14 @@ import org.tonpayouts.ton.address.TonAddress;
  * it, because "seqno already used" is exactly what a message that the first provider delivered and
  * the chain applied gets (today's callers, SendRecorder and Resender, watch the hash either way).
  *
+ * <p>A provider can answer every call and still be no use: a node lagging behind the chain.
+ * Every {@code lagCheckEvery} the pool asks each provider for its masterchain head and sets aside
+ * one more than {@code lagBlocks} blocks behind the most advanced ({@link #checkLag()}); a later
+ * check that finds it caught up brings it back.
+ *
  * <p>Which provider a call reached shows in {@code ton.api.provider.calls{provider,outcome}}; set
- * aside and back are logged once each and shown by {@code ton.api.provider.set.aside{provider}}.
+ * aside and back are logged once each and shown by {@code ton.api.provider.set.aside{provider}},
+ * how far behind by {@code ton.api.provider.lag.blocks{provider}}.
  */
 public final class ProviderPool implements TonApi, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ProviderPool.class);
@@ -58,11 +69,26 @@ public final class ProviderPool implements TonApi, AutoCloseable {
   /**
    * @param failuresToSetAside failures in a row that set a provider aside
    * @param setAsideFor        how long a provider stays aside before one call probes it
+   * @param lagBlocks          masterchain blocks behind the most advanced provider that set a provider
+   *                           aside as lagging (0: no lag check)
+   * @param lagCheckEvery      how often the pool compares the providers' masterchain heads (zero: only
+   *                           when {@link #checkLag()} is called)
    */
-  public record Settings(int failuresToSetAside, Duration setAsideFor) {
-    public static final Settings DEFAULT = new Settings(3, Duration.ofSeconds(30));
+  public record Settings(int failuresToSetAside, Duration setAsideFor, int lagBlocks, Duration lagCheckEvery) {
+    public static final Settings DEFAULT = new Settings(3, Duration.ofSeconds(30), 10, Duration.ofSeconds(10));
+
+    /** Without a lag check. */
+    public Settings(int failuresToSetAside, Duration setAsideFor) {
+      this(failuresToSetAside, setAsideFor, 0, Duration.ZERO);
+    }
 
     public Settings {
+      if (lagBlocks < 0) {
+        throw new IllegalArgumentException("lagBlocks must be >= 0, got " + lagBlocks);
+      }
+      if (lagCheckEvery.isNegative()) {
+        throw new IllegalArgumentException("lagCheckEvery must be >= 0, got " + lagCheckEvery);
+      }
       if (failuresToSetAside < 1) {
         throw new IllegalArgumentException("failuresToSetAside must be at least 1, got " + failuresToSetAside);
       }
@@ -82,10 +108,33 @@ public final class ProviderPool implements TonApi, AutoCloseable {
     FINAL
   }
 
-  private record Member(Provider provider, ProviderHealth health) {}
+  private static final class Member {
+    final Provider provider;
+    final ProviderHealth health;
+    /** Blocks behind the most advanced provider at the last lag check. */
+    volatile long blocksBehind;
+
+    Member(Provider provider, ProviderHealth health) {
+      this.provider = provider;
+      this.health = health;
+    }
+
+    Provider provider() {
+      return provider;
+    }
+
+    ProviderHealth health() {
+      return health;
+    }
+  }
+
+  /** How long a lag check waits for each provider's masterchain head. */
+  private static final Duration LAG_CHECK_TIMEOUT = Duration.ofSeconds(10);
 
   private final List<Member> members;
   private final TonApiMetrics metrics;
+  private final int lagBlocks;
+  private final ScheduledExecutorService lagChecks;
 
   public ProviderPool(List<Provider> providers, Settings settings, MeterRegistry registry, Clock clock) {
     Objects.requireNonNull(settings, "settings");
@@ -106,6 +155,70 @@ public final class ProviderPool implements TonApi, AutoCloseable {
       metrics.providerSetAside(p.name(), health::isSetAside);
     }
     this.members = List.copyOf(list);
+    this.lagBlocks = providers.size() == 1 ? 0 : settings.lagBlocks();
+    if (lagBlocks > 0) {
+      members.forEach(m -> metrics.providerLag(m.provider().name(), () -> m.blocksBehind));
+    }
+    if (lagBlocks > 0 && !settings.lagCheckEvery().isZero()) {
+      lagChecks = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ton-api-provider-lag-check");
+        t.setDaemon(true);
+        return t;
+      });
+      long every = settings.lagCheckEvery().toMillis();
+      lagChecks.scheduleWithFixedDelay(this::checkLagQuietly, every, every, TimeUnit.MILLISECONDS);
+    } else {
+      lagChecks = null;
+    }
+  }
+
+  /**
+   * Compares the providers' masterchain heads (each asked directly, set aside or not) and sets aside
+   * every provider more than {@code lagBlocks} behind the most advanced one; one found caught up
+   * again is back in use. A provider that does not answer keeps its standing (its calls' failures
+   * decide). Runs every {@code lagCheckEvery}; public so a test can run one at a chosen moment.
+   */
+  public void checkLag() {
+    if (lagBlocks == 0) {
+      return;
+    }
+    java.util.Map<Member, Long> heads = new java.util.HashMap<>();
+    for (Member m : members) {
+      try {
+        heads.put(m, m.provider().api().getMasterchainInfo()
+            .get(LAG_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).seqno());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (ExecutionException | TimeoutException | RuntimeException e) {
+        log.debug("lag check: no masterchain head provider={} error={}", m.provider().name(), e.toString());
+      }
+    }
+    if (heads.size() < 2) {
+      return; // nothing to compare with
+    }
+    long best = heads.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+    heads.forEach((m, head) -> {
+      m.blocksBehind = best - head;
+      boolean behind = best - head > lagBlocks;
+      boolean wasLagging = m.health().isLagging();
+      m.health().lagging(behind);
+      if (behind && !wasLagging) {
+        log.warn("ton api provider set aside: lagging provider={} url={} blocks_behind={} head={} best_head={}"
+            + " limit={}", m.provider().name(), m.provider().url(), best - head, head, best, lagBlocks);
+      } else if (!behind && wasLagging) {
+        log.info("ton api provider caught up: back in use unless failing provider={} url={} blocks_behind={}",
+            m.provider().name(), m.provider().url(), best - head);
+      }
+    });
+  }
+
+  private void checkLagQuietly() {
+    try {
+      checkLag();
+    } catch (RuntimeException e) {
+      log.warn("ton api provider lag check failed error={}", e.toString()); // the next one runs all the same
+    }
   }
 
   /** The providers in order of preference: start-up checks each one. */
@@ -173,9 +286,12 @@ public final class ProviderPool implements TonApi, AutoCloseable {
     return read(api -> api.getBlockTransactions(block, after, count));
   }
 
-  /** Closes the providers' clients. */
+  /** Stops the lag checks and closes the providers' clients. */
   @Override
   public void close() {
+    if (lagChecks != null) {
+      lagChecks.shutdownNow();
+    }
     for (Member m : members) {
       if (m.provider().api() instanceof AutoCloseable c) {
         try {

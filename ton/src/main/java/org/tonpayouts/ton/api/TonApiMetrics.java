@@ -20,6 +20,7 @@ public final class TonApiMetrics {
   public static final String PROVIDER_CALLS = "ton.api.provider.calls";
   /** 1 while a provider is set aside by its {@link ProviderPool}, else 0; tag {@code provider}. */
   public static final String PROVIDER_SET_ASIDE = "ton.api.provider.set.aside";
+  public static final String PROVIDER_LAG = "ton.api.provider.lag.blocks";
 
   /** How one provider's part of a pooled call ended; the {@code outcome} tag of {@link #PROVIDER_CALLS}. */
   public enum ProviderOutcome {
@@ -112,6 +113,16 @@ public final class TonApiMetrics {
     }
     Gauge.builder(PROVIDER_SET_ASIDE, () -> setAside.getAsBoolean() ? 1 : 0)
         .description("1 while the provider is set aside (failing; probed again after its back-off), else 0")
+        .tag("provider", provider)
+        .register(registry);
+  }
+
+  void providerLag(String provider, java.util.function.LongSupplier blocksBehind) {
+    if (registry == null) {
+      return;
+    }
+    Gauge.builder(PROVIDER_LAG, () -> blocksBehind.getAsLong())
+        .description("Masterchain blocks the provider was behind the most advanced provider at the last lag check")
         .tag("provider", provider)
         .register(registry);
   }
