@@ -26,7 +26,7 @@ public final class TonApiPools {
     List<ProviderPool.Provider> members = new ArrayList<>();
     for (PayoutsConfig.TonApiProvider p : providers) {
       TonApiConfig api = providers.size() == 1 ? p.api() : p.api().withMaxReadAttempts(1);
-      members.add(new ProviderPool.Provider(p.name(), api.baseUrl(), new TonApiClient(api, registry)));
+      members.add(new ProviderPool.Provider(p.name(), api.baseUrl(), new TonApiClient(api, registry, p.name())));
     }
     return new ProviderPool(members, settings, registry, clock);
   }

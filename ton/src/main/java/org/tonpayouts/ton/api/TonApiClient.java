@@ -76,17 +76,36 @@ public final class TonApiClient implements TonApi, AutoCloseable {
     this(config, http, null);
   }
 
+  /**
+   * As {@link #TonApiClient(TonApiConfig, MeterRegistry)}, its requests tagged {@code provider} =
+   * {@code provider} (a provider's name in a pool) rather than the API's host and port.
+   */
+  public TonApiClient(TonApiConfig config, MeterRegistry registry, String provider) {
+    this(config, HttpClient.newBuilder().connectTimeout(config.callTimeout()).executor(Runnable::run).build(),
+        registry, provider);
+  }
+
   /** Uses {@code http} for the requests and records them in {@code registry} (null: nowhere). */
   public TonApiClient(TonApiConfig config, HttpClient http, MeterRegistry registry) {
+    this(config, http, registry, hostAndPort(config.baseUrl()));
+  }
+
+  private TonApiClient(TonApiConfig config, HttpClient http, MeterRegistry registry, String provider) {
     this.config = Objects.requireNonNull(config, "config");
     this.json = boundedJson(config);
     this.parser = new ResponseParser(json, config.apiKey());
-    this.calls = new ApiCalls(config, Objects.requireNonNull(http, "http"), parser, new TonApiMetrics(registry));
+    this.calls = new ApiCalls(config, Objects.requireNonNull(http, "http"), parser,
+        new TonApiMetrics(registry, provider));
     this.apiRoot = apiRoot(config.baseUrl());
     // plain-http servers (devnet) get HTTP/1.1: the JDK's h2c upgrade attempt confuses simple servers
     this.version = "https".equalsIgnoreCase(config.baseUrl().getScheme())
         ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1;
     CommonPool.problem().ifPresent(log::warn);
+  }
+
+  /** The {@code provider} tag of a client outside a pool: {@code host:port}, or the host without a port. */
+  private static String hostAndPort(java.net.URI url) {
+    return url.getPort() > 0 ? url.getHost() + ":" + url.getPort() : url.getHost();
   }
 
   /**

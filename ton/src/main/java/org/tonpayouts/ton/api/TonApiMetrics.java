@@ -11,8 +11,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The TON API client's meters, declared once: every HTTP request (retries included, each counts
- * against the API's rate limit) by {@code method} and {@code outcome}, with its latency. In
- * Prometheus: {@code ton_api_requests_seconds_count{method,outcome}}, {@code _sum}, {@code _max}.
+ * against the API's rate limit) by {@code method}, {@code outcome} and {@code provider} (the
+ * provider's name in {@code ton.api.urls}, else the API's host and port), with its latency. In
+ * Prometheus: {@code ton_api_requests_seconds_count{method,outcome,provider}}, {@code _sum}, {@code _max}.
  */
 public final class TonApiMetrics {
   public static final String REQUESTS = "ton.api.requests";
@@ -87,12 +88,22 @@ public final class TonApiMetrics {
   }
 
   private final MeterRegistry registry;
+  private final String provider;
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
   /** @param registry where the meters go; null records nothing */
   public TonApiMetrics(MeterRegistry registry) {
+    this(registry, "");
+  }
+
+  /**
+   * @param registry where the meters go; null records nothing
+   * @param provider the {@code provider} tag of the client's requests: which provider answered
+   */
+  public TonApiMetrics(MeterRegistry registry, String provider) {
     this.registry = registry;
+    this.provider = java.util.Objects.requireNonNull(provider, "provider");
   }
 
   void providerCall(String provider, ProviderOutcome outcome) {
@@ -132,9 +143,10 @@ public final class TonApiMetrics {
       return;
     }
     timers.computeIfAbsent(method + '/' + outcome, k -> Timer.builder(REQUESTS)
-            .description("TON HTTP API requests (each retry counts) by method and outcome")
+            .description("TON HTTP API requests (each retry counts) by method, outcome and provider")
             .tag("method", method)
             .tag("outcome", outcome.tag())
+            .tag("provider", provider)
             .register(registry))
         .record(took);
   }

@@ -460,6 +460,23 @@ class TonApiClientHttpTest {
     assertThat(registry.find(TonApiMetrics.REQUESTS).timers()).hasSize(4);
     assertThat(registry.get(TonApiMetrics.REQUESTS).tag("method", "getMasterchainInfo").timer().totalTime(
         java.util.concurrent.TimeUnit.NANOSECONDS)).isPositive();
+    String hostAndPort = fastConfig().baseUrl().getHost() + ":" + fastConfig().baseUrl().getPort();
+    assertThat(registry.find(TonApiMetrics.REQUESTS).timers()).as("tagged with the provider: the API's host and port")
+        .allSatisfy(t -> assertThat(t.getId().getTag("provider")).isEqualTo(hostAndPort));
+  }
+
+  /** In a pool each client's requests carry its provider's name (ton.api.urls' name=). */
+  @Test
+  void shouldTagRequestsWithTheProvidersNameInAPool() {
+    io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+    client = new TonApiClient(fastConfig(), registry, "own");
+    script.add(Reply.ok(OK_WALLET));
+
+    client.getWalletInformation(WALLET).join();
+
+    assertThat(registry.get(TonApiMetrics.REQUESTS).tag("provider", "own").tag("method", "getWalletInformation")
+        .timer().count()).isEqualTo(1);
   }
 
   private static long requests(io.micrometer.core.instrument.MeterRegistry registry, String method, String outcome) {
