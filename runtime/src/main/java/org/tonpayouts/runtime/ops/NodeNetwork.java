@@ -23,6 +23,7 @@ public final class NodeNetwork {
   private final URI url;
   private final TonNetwork expected;
   private final Duration timeout;
+  private final String setting;
 
   /**
    * @param url the API's base URL, named in every message
@@ -30,10 +31,19 @@ public final class NodeNetwork {
    * @param timeout how long one read may take, the client's retries included
    */
   public NodeNetwork(TonApi api, URI url, TonNetwork expected, Duration timeout) {
+    this(api, url, expected, timeout, PayoutsConfig.TON_API_URL_CONFIG);
+  }
+
+  /**
+   * @param setting what the operator changes to point the service elsewhere, in the mismatch hint:
+   *     {@code ton.api.url}, or one provider of {@code ton.api.urls}
+   */
+  public NodeNetwork(TonApi api, URI url, TonNetwork expected, Duration timeout, String setting) {
     this.api = Objects.requireNonNull(api, "api");
     this.url = Objects.requireNonNull(url, "url");
     this.expected = Objects.requireNonNull(expected, "expected");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
+    this.setting = Objects.requireNonNull(setting, "setting");
   }
 
   /**
@@ -70,7 +80,7 @@ public final class NodeNetwork {
       throw new NodeNetworkException("TON API " + url + " serves the network with global id "
           + TonNetwork.describeGlobalId(actual) + ", but " + PayoutsConfig.TON_NETWORK_CONFIG + "=" + expected
           + " expects global id " + TonNetwork.describeGlobalId(expected.globalId()) + ". Point "
-          + PayoutsConfig.TON_API_URL_CONFIG + " at a " + expected + " node, or set " + PayoutsConfig.TON_NETWORK_CONFIG
+          + setting + " at a " + expected + " node, or set " + PayoutsConfig.TON_NETWORK_CONFIG
           + " to the network you mean to pay on.", null);
     }
     return expected;

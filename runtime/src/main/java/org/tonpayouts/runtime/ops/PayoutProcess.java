@@ -79,7 +79,7 @@ public final class PayoutProcess {
    */
   public TonNetwork verifyNetwork(TonApi api) {
     TonApiConfig apiConfig = config.tonApi();
-    return verifyNetwork(api, "default", apiConfig);
+    return verifyNetwork(api, "default", apiConfig, PayoutsConfig.TON_API_URL_CONFIG);
   }
 
   /**
@@ -89,13 +89,15 @@ public final class PayoutProcess {
    */
   public TonNetwork verifyNetwork(ProviderPool pool) {
     TonNetwork network = null;
+    boolean list = !config.getString(PayoutsConfig.TON_API_URLS_CONFIG).isBlank();
     for (ProviderPool.Provider p : pool.providers()) {
-      network = verifyNetwork(p.api(), p.name(), apiConfigOf(p));
+      network = verifyNetwork(p.api(), p.name(), apiConfigOf(p), list ? "provider '" + p.name() + "' of "
+          + PayoutsConfig.TON_API_URLS_CONFIG : PayoutsConfig.TON_API_URL_CONFIG);
     }
     return network;
   }
 
-  private TonNetwork verifyNetwork(TonApi api, String provider, TonApiConfig apiConfig) {
+  private TonNetwork verifyNetwork(TonApi api, String provider, TonApiConfig apiConfig, String setting) {
     TonNetwork expected;
     try {
       expected = config.requiredTonNetwork();
@@ -103,7 +105,7 @@ public final class PayoutProcess {
       throw new StartupException(e.getMessage(), e);
     }
     TonNetwork network = new NodeNetwork(api, apiConfig.baseUrl(), expected,
-        apiConfig.callTimeout().multipliedBy(apiConfig.maxReadAttempts()).plusSeconds(1)).verify();
+        apiConfig.callTimeout().multipliedBy(apiConfig.maxReadAttempts()).plusSeconds(1), setting).verify();
     log.info("ton api node network checked process={} provider={} url={} network={} global_id={}", name, provider,
         apiConfig.baseUrl(), network, network.globalId());
     return network;

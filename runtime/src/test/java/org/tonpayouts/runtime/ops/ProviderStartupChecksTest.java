@@ -100,7 +100,8 @@ class ProviderStartupChecksTest {
         assertThatThrownBy(() -> process.verifyNetwork(pool))
             .isInstanceOf(StartupException.class)
             .hasMessageContaining("TON API " + wrong + " serves the network with global id -3 (testnet), but"
-                + " ton.network=devnet expects global id -42 (devnet)");
+                + " ton.network=devnet expects global id -42 (devnet)")
+            .hasMessageContaining("Point provider 'wrong' of ton.api.urls at a devnet node");
       }
     } finally {
       testnet.stop(0);
