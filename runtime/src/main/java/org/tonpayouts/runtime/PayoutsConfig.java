@@ -506,6 +506,59 @@ public final class PayoutsConfig extends AbstractConfig {
             TON_API_PROVIDER_LAG_CHECK_MS_DOC);
   }
 
+  // ---- bounded waits on the ledger (issue 27), in a block of their own so keys merge cleanly ----
+  public static final String POSTGRES_CONNECTION_TIMEOUT_MS_CONFIG = "postgres.connection.timeout.ms";
+  private static final String POSTGRES_CONNECTION_TIMEOUT_MS_DOC =
+      "How long a ledger call waits for one of the pool's connections, in ms (at least 250). While PostgreSQL is"
+          + " down or frozen no connection can be opened: each call (an issuing round, a batch of verdicts, the"
+          + " readiness check, an admin request) then fails after this long, logged as a ledger outage"
+          + " ('Connection is not available, request timed out after ...ms'), and is tried again later. Opening one"
+          + " connection (TCP connect and login) is bounded by the same time, in whole seconds rounded up.";
+  public static final String POSTGRES_SOCKET_TIMEOUT_MS_CONFIG = "postgres.socket.timeout.ms";
+  private static final String POSTGRES_SOCKET_TIMEOUT_MS_DOC =
+      "How long a ledger statement waits for the server's answer, in ms (the driver's socketTimeout, which counts"
+          + " whole seconds: rounded up); 0: forever. Past it the statement fails with an I/O error ('Read timed"
+          + " out'), its connection is closed (the server rolls its transaction back) and the call is tried again"
+          + " later, so a PostgreSQL that stops answering (a VM pause, a stalled disk, a failover that leaves the"
+          + " connection silent) holds no thread for as long as it lasts. Keep it well above the longest legitimate"
+          + " statement: the ledger's longest are lock waits behind another instance's short recording transaction."
+          + " Schema migrations (Flyway) run without it.";
+  /**
+   * {@value #POSTGRES_CONNECTION_TIMEOUT_MS_CONFIG} unless configured; Hikari's own default, 30 s, outlasts a
+   * stream thread's exactly-once transaction (10 s).
+   */
+  public static final Duration DEFAULT_POSTGRES_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+  /** {@value #POSTGRES_SOCKET_TIMEOUT_MS_CONFIG} unless configured. */
+  public static final Duration DEFAULT_POSTGRES_SOCKET_TIMEOUT = Duration.ofSeconds(30);
+  /** The longest {@value #POSTGRES_SOCKET_TIMEOUT_MS_CONFIG}: an hour (beyond it, 0 says what is meant). */
+  private static final long MAX_POSTGRES_SOCKET_TIMEOUT_MS = 3_600_000L;
+
+  static {
+    // bounded waits on the ledger (issue 27)
+    CONFIG
+        .define(POSTGRES_CONNECTION_TIMEOUT_MS_CONFIG, Type.LONG, DEFAULT_POSTGRES_CONNECTION_TIMEOUT.toMillis(),
+            Range.between(250L, 300_000L), Importance.MEDIUM, POSTGRES_CONNECTION_TIMEOUT_MS_DOC)
+        .define(POSTGRES_SOCKET_TIMEOUT_MS_CONFIG, Type.LONG, DEFAULT_POSTGRES_SOCKET_TIMEOUT.toMillis(),
+            ConfigDef.LambdaValidator.with((name, value) -> {
+              long ms = ((Number) value).longValue();
+              if (ms != 0 && (ms < 1_000 || ms > MAX_POSTGRES_SOCKET_TIMEOUT_MS)) {
+                throw new ConfigException(name, value, "must be 0 (no timeout) or from 1000 (the driver counts whole"
+                    + " seconds) to " + MAX_POSTGRES_SOCKET_TIMEOUT_MS);
+              }
+            }, () -> "0 (none) or [1000,...," + MAX_POSTGRES_SOCKET_TIMEOUT_MS + "]"),
+            Importance.MEDIUM, POSTGRES_SOCKET_TIMEOUT_MS_DOC);
+  }
+
+  /** {@value #POSTGRES_CONNECTION_TIMEOUT_MS_CONFIG}: how long a ledger call waits for a pooled connection. */
+  public Duration postgresConnectionTimeout() {
+    return Duration.ofMillis(getLong(POSTGRES_CONNECTION_TIMEOUT_MS_CONFIG));
+  }
+
+  /** {@value #POSTGRES_SOCKET_TIMEOUT_MS_CONFIG}: how long a statement waits for an answer; zero for no limit. */
+  public Duration postgresSocketTimeout() {
+    return Duration.ofMillis(getLong(POSTGRES_SOCKET_TIMEOUT_MS_CONFIG));
+  }
+
   static {
     // the HTTP surfaces (issue 24), in a block of their own so that keys added alongside merge cleanly
     CONFIG

@@ -20,6 +20,7 @@ import org.tonpayouts.runtime.ops.ProcessMetrics;
 import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.Ledger;
+import org.tonpayouts.streams.ledger.sql.LedgerPoolSettings;
 import org.tonpayouts.streams.ledger.sql.LedgerTransport;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
 import org.tonpayouts.ton.api.CommonPool;
@@ -99,7 +100,8 @@ public final class StreamsAppMain implements Callable<Integer> {
 
   /**
    * The ledger's connection pool as streams-app opens it (connected and checked: the pool fails
-   * fast), after a warning when {@code postgres.url} reaches a remote server without verifying it.
+   * fast; its waits bounded by {@code postgres.connection.timeout.ms} and {@code postgres.socket.timeout.ms}),
+   * after a warning when {@code postgres.url} reaches a remote server without verifying it.
    *
    * @param password the ledger password, read with the other secrets before anything starts
    * @throws StartupException naming the URL, the user and the cause when it cannot connect
@@ -117,7 +119,7 @@ public final class StreamsAppMain implements Callable<Integer> {
       log.warn("ledger connection not verified: {}", unverified.advice());
     }
     return ledgerReady(config, () -> Ledger.pooledDataSource(config.postgresUrl(), config.postgresUser(),
-        password, LEDGER_POOL_SIZE));
+        password, LedgerPoolSettings.of(config, LEDGER_POOL_SIZE)));
   }
 
   /**

@@ -20,6 +20,7 @@ import org.tonpayouts.streams.ledger.record.MessageTransitions;
 import org.tonpayouts.streams.ledger.record.PartitionOwners;
 import org.tonpayouts.streams.ledger.record.TransferBook;
 import org.tonpayouts.streams.ledger.record.VerdictRecorder;
+import org.tonpayouts.streams.ledger.sql.LedgerPoolSettings;
 import org.tonpayouts.streams.ledger.sql.LedgerSchema;
 import org.tonpayouts.streams.ledger.sql.LedgerSql;
 
@@ -128,9 +129,15 @@ public final class Ledger {
     LedgerSchema.grantServiceRights(dataSource, role);
   }
 
-  /** {@link LedgerSchema#pooledDataSource}. */
+  /** {@link LedgerSchema#pooledDataSource(String, String, String, int)}: the default timeouts. */
   public static HikariDataSource pooledDataSource(String jdbcUrl, String user, String password, int maxPoolSize) {
     return LedgerSchema.pooledDataSource(jdbcUrl, user, password, maxPoolSize);
+  }
+
+  /** {@link LedgerSchema#pooledDataSource(String, String, String, LedgerPoolSettings)}. */
+  public static HikariDataSource pooledDataSource(String jdbcUrl, String user, String password,
+      LedgerPoolSettings settings) {
+    return LedgerSchema.pooledDataSource(jdbcUrl, user, password, settings);
   }
 
   public IntentRecorder intents() {

@@ -3,29 +3,40 @@ package org.tonpayouts.streams.ledger.sql;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.postgresql.Driver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The ledger's database: its schema (Flyway migrations) and its connection pool. */
 public final class LedgerSchema {
   private static final Logger log = LoggerFactory.getLogger(LedgerSchema.class);
+  private static final String POOL_NAME = "ledger";
+  /** Hikari's default check of a connection before it hands it out; never longer than a caller waits. */
+  private static final long VALIDATION_TIMEOUT_MS = 5_000;
+  /** The driver's settings {@link #driverProperties} sets, which a URL parameter would override. */
+  private static final List<String> DRIVER_TIMEOUTS =
+      List.of("socketTimeout", "connectTimeout", "loginTimeout", "tcpKeepAlive");
 
   private LedgerSchema() {}
 
   /**
    * Brings the schema to the latest version ({@code classpath:db/migration}). Safe to call from
-   * every instance at start-up: Flyway serialises concurrent migrations with a lock.
+   * every instance at start-up: Flyway serialises concurrent migrations with a lock. Runs without
+   * the pool's socket timeout ({@link MigrationConnections}).
    *
    * @return the number of migrations applied now (0 when already current)
    */
   public static int migrate(DataSource dataSource) {
-    MigrateResult result = flyway(dataSource).migrate();
+    MigrateResult result = flyway(MigrationConnections.of(dataSource)).migrate();
     log.info("ledger schema migrated applied={} version={}", result.migrationsExecuted,
         result.targetSchemaVersion != null ? result.targetSchemaVersion : result.initialSchemaVersion);
     return result.migrationsExecuted;
@@ -84,22 +95,75 @@ public final class LedgerSchema {
     return Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load();
   }
 
+  /** {@link #pooledDataSource(String, String, String, LedgerPoolSettings)} with the default timeouts. */
+  public static HikariDataSource pooledDataSource(String jdbcUrl, String user, String password, int maxPoolSize) {
+    return pooledDataSource(jdbcUrl, user, password, LedgerPoolSettings.defaults(maxPoolSize));
+  }
+
   /**
    * A connection pool for the ledger, READ COMMITTED (what the ledger's guarded statements
-   * assume). The password goes to the pool only; it is never logged.
-   *
-   * @param maxPoolSize connections at most; every ledger call holds one for a few statements
+   * assume), whose waits are bounded by {@code settings}: a call waits at most the connection
+   * timeout for a connection, a statement at most the socket timeout for the server's answer (the
+   * driver then closes the connection, the server rolls back what it began, the pool opens a new
+   * one). Logs the effective settings in one line; the password goes to the pool only, never to a log.
    */
-  public static HikariDataSource pooledDataSource(String jdbcUrl, String user, String password, int maxPoolSize) {
+  public static HikariDataSource pooledDataSource(String jdbcUrl, String user, String password,
+      LedgerPoolSettings settings) {
     HikariConfig config = new HikariConfig();
-    config.setPoolName("ledger");
+    config.setPoolName(POOL_NAME);
     config.setJdbcUrl(Objects.requireNonNull(jdbcUrl, "jdbcUrl"));
     config.setUsername(user);
     config.setPassword(password);
-    config.setMaximumPoolSize(maxPoolSize);
-    config.setMinimumIdle(Math.min(2, maxPoolSize));
+    config.setMaximumPoolSize(settings.maxPoolSize());
+    config.setMinimumIdle(Math.min(2, settings.maxPoolSize()));
     config.setAutoCommit(true);
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    config.setConnectionTimeout(settings.connectionTimeout().toMillis());
+    // Hikari's 5 s check of a connection it hands out must fit in the caller's wait (it warns otherwise)
+    config.setValidationTimeout(Math.min(VALIDATION_TIMEOUT_MS, settings.connectionTimeout().toMillis()));
+    driverProperties(settings).forEach(config::addDataSourceProperty);
+    logSettings(jdbcUrl, user, settings);
     return new HikariDataSource(config);
+  }
+
+  /**
+   * The driver's settings of the pool's connections, all in seconds as pgJDBC counts them. TCP
+   * keep-alive detects a server host that vanished while a connection waits with no timeout (a
+   * migration's); a frozen server process is caught by the socket timeout, since its kernel still
+   * answers keep-alives.
+   */
+  static Map<String, String> driverProperties(LedgerPoolSettings settings) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("socketTimeout", Integer.toString(settings.socketTimeoutSeconds()));
+    properties.put("connectTimeout", Integer.toString(settings.connectTimeoutSeconds()));
+    properties.put("loginTimeout", Integer.toString(settings.connectTimeoutSeconds()));
+    properties.put("tcpKeepAlive", "true");
+    return properties;
+  }
+
+  /**
+   * One INFO line with the pool's effective settings (a value the URL sets wins over ours, as the
+   * driver reads it; a WARN says so). Names the server, database and user, never the URL's other
+   * parameters or the password.
+   */
+  private static void logSettings(String jdbcUrl, String user, LedgerPoolSettings settings) {
+    Map<String, String> ours = driverProperties(settings);
+    Properties defaults = new Properties();
+    defaults.putAll(ours);
+    Properties parsed = Driver.parseURL(jdbcUrl, defaults);
+    Properties effective = parsed != null ? parsed : defaults;
+    List<String> overridden = DRIVER_TIMEOUTS.stream()
+        .filter(key -> !ours.get(key).equals(effective.getProperty(key))).toList();
+    if (!overridden.isEmpty()) {
+      log.warn("ledger pool: postgres.url sets {} itself, and the driver takes the URL's value (logged below) over the"
+          + " one from postgres.connection.timeout.ms and postgres.socket.timeout.ms", overridden);
+    }
+    log.info("ledger pool pool={} host={} port={} database={} user={} max_size={} connection_timeout_ms={}"
+            + " socket_timeout_s={} connect_timeout_s={} login_timeout_s={} tcp_keep_alive={}"
+            + " migrations_socket_timeout=none",
+        POOL_NAME, effective.getProperty("PGHOST", "?"), effective.getProperty("PGPORT", "?"),
+        effective.getProperty("PGDBNAME", "?"), user, settings.maxPoolSize(), settings.connectionTimeout().toMillis(),
+        effective.getProperty("socketTimeout"), effective.getProperty("connectTimeout"),
+        effective.getProperty("loginTimeout"), effective.getProperty("tcpKeepAlive"));
   }
 }

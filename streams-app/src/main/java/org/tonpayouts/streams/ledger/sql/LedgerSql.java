@@ -58,9 +58,7 @@ public final class LedgerSql {
         }
         return result;
       } catch (SQLException | RuntimeException e) {
-        if (!c.getAutoCommit()) {
-          rollbackQuietly(c);
-        }
+        undo(c);
         throw e;
       }
     } catch (SQLException e) {
@@ -77,16 +75,17 @@ public final class LedgerSql {
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
+      T result;
       try {
-        T result = work.apply(c);
+        result = work.apply(c);
         c.commit();
-        return result;
       } catch (SQLException | RuntimeException e) {
-        rollbackQuietly(c);
+        undo(c);
+        restoreAutoCommit(c, autoCommit, e);
         throw e;
-      } finally {
-        c.setAutoCommit(autoCommit);
       }
+      c.setAutoCommit(autoCommit);
+      return result;
     } catch (SQLException e) {
       throw new LedgerException("could not " + what + ": " + e.getMessage(), e);
     }
@@ -191,11 +190,29 @@ public final class LedgerSql {
     return text == null || text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT);
   }
 
-  private static void rollbackQuietly(Connection c) {
+  /**
+   * Rolls back what a failed unit began. Not on a connection the driver gave up (an I/O error, a
+   * socket timeout): the server rolls that transaction back itself, and a rollback there would only
+   * fail with "Connection is closed", hiding the error that matters.
+   */
+  private static void undo(Connection c) {
     try {
-      c.rollback();
+      if (!c.isClosed() && !c.getAutoCommit()) {
+        c.rollback();
+      }
     } catch (SQLException e) {
       log.warn("ledger rollback failed error={}", e.toString());
+    }
+  }
+
+  /** After a failed transaction: the connection's auto-commit as it was, without hiding {@code failure}. */
+  private static void restoreAutoCommit(Connection c, boolean autoCommit, Exception failure) {
+    try {
+      if (!c.isClosed()) {
+        c.setAutoCommit(autoCommit);
+      }
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
     }
   }
 }
