@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -19,7 +20,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each node runs {@code kafka.server.KafkaRaftServer} with the settings of {@link
  * EmbeddedKafkaBroker} ({@link EmbeddedKafkaBroker#nodeProperties}, one place for both) and a static
  * quorum of the three voters. {@link #stop(int)} and {@link #restart(int)} take one node down and
- * bring it back on the same ports and data directory.
+ * bring it back on the same ports and data directory; {@link #stop(Collection)} and {@link
+ * #restart(Collection)} do it to several together, e.g. to the whole cluster ({@link #nodeIds()}).
  *
  * <p><b>How abrupt a stop is.</b> In-process, a node cannot be killed with {@code -9}: its threads
  * can only be asked to stop. The nodes therefore run with {@code controlled.shutdown.enable=false}:
@@ -205,17 +206,36 @@ public final class EmbeddedKafkaCluster implements KafkaServers {
    * threads have stopped; its leaderships move once the controller fences it.
    */
   public synchronized void stop(int nodeId) {
-    Node node = node(nodeId);
-    if (node.running == null) {
-      throw new IllegalStateException("node " + nodeId + " is already stopped");
-    }
+    stop(List.of(nodeId));
+  }
+
+  /**
+   * Stops nodes {@code nodeIds} together, each as {@link #stop(int)} does: with all of them, the
+   * whole cluster goes at once (a power cut), and clients find no broker at all. Returns when every
+   * one's threads have stopped.
+   *
+   * @throws IllegalStateException when one of them is already stopped (then none is stopped)
+   */
+  public synchronized void stop(Collection<Integer> nodeIds) {
+    List<Node> stopping = distinctNodes(nodeIds);
+    stopping.stream().filter(n -> n.running == null).findFirst().ifPresent(n -> {
+      throw new IllegalStateException("node " + n.id + " is already stopped");
+    });
     long started = System.nanoTime();
-    Running running = node.running;
-    node.running = null;
-    running.kill();
-    boolean markerRemoved = deleteCleanShutdownMarker(node.dir.resolve("logs"));
-    log.info("kafka node stopped node_id={} clean_shutdown_marker_removed={} took_ms={}", nodeId, markerRemoved,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    // in parallel: a voter stopping alone after the others could wait on a quorum they already left
+    CompletableFuture.allOf(stopping.stream()
+            .map(n -> {
+              Running running = n.running;
+              n.running = null;
+              return CompletableFuture.runAsync(running::kill, runnable -> daemon("kafka-node-stop-" + n.id, runnable));
+            })
+            .toArray(CompletableFuture[]::new))
+        .join();
+    for (Node node : stopping) {
+      boolean markerRemoved = deleteCleanShutdownMarker(node.dir.resolve("logs"));
+      log.info("kafka node stopped node_id={} clean_shutdown_marker_removed={} took_ms={}", node.id, markerRemoved,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
   }
 
   /**
@@ -224,15 +244,76 @@ public final class EmbeddedKafkaCluster implements KafkaServers {
    * #inSyncReplicasOf} when a test needs them in sync.
    */
   public synchronized void restart(int nodeId) {
-    Node node = node(nodeId);
-    if (node.running != null) {
-      throw new IllegalStateException("node " + nodeId + " is running");
-    }
+    restart(List.of(nodeId));
+  }
+
+  /**
+   * Starts stopped nodes {@code nodeIds} together, each as {@link #restart(int)} does, and waits
+   * until every running node is a registered, unfenced broker. After the whole cluster stopped this
+   * is the only way back: a node started alone waits for a controller quorum, which needs two voters.
+   *
+   * @throws IllegalStateException when one of them is running (then none is started), or when they
+   *     do not all serve within 30 s (then those started are stopped again)
+   */
+  public synchronized void restart(Collection<Integer> nodeIds) {
+    List<Node> starting = distinctNodes(nodeIds);
+    starting.stream().filter(n -> n.running != null).findFirst().ifPresent(n -> {
+      throw new IllegalStateException("node " + n.id + " is running");
+    });
     long started = System.nanoTime();
-    node.running = childJvms ? ChildJvm.launch(node) : InProcess.start(node.config);
-    awaitBrokers(Stream.concat(runningIds().stream(), Stream.of(nodeId)).distinct().toList());
-    log.info("kafka node restarted node_id={} port={} took_ms={}", nodeId, node.brokerPort,
-        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    try {
+      // together: each broker's start-up waits for a controller quorum, which needs two voters up
+      List<CompletableFuture<Void>> startups = new ArrayList<>();
+      for (Node node : starting) {
+        if (childJvms) {
+          node.running = ChildJvm.launch(node); // ready when the admin client sees it below
+        } else {
+          InProcess inProcess = InProcess.create(node.config);
+          node.running = inProcess;
+          startups.add(CompletableFuture.runAsync(inProcess.server::startup,
+              runnable -> daemon("kafka-node-start-" + node.id, runnable)));
+        }
+      }
+      CompletableFuture.allOf(startups.toArray(CompletableFuture[]::new))
+          .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      awaitBrokers(runningIds());
+    } catch (ExecutionException e) {
+      abandon(starting);
+      throw new IllegalStateException("kafka nodes " + ids(starting) + " did not restart", e.getCause());
+    } catch (TimeoutException | RuntimeException e) {
+      abandon(starting);
+      throw new IllegalStateException("kafka nodes " + ids(starting) + " did not restart", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      abandon(starting);
+      throw new IllegalStateException("interrupted while restarting kafka nodes " + ids(starting), e);
+    }
+    for (Node node : starting) {
+      log.info("kafka node restarted node_id={} port={} took_ms={}", node.id, node.brokerPort,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+  }
+
+  /** The nodes of {@code nodeIds}, each once, in the order given; refuses an unknown id or none. */
+  private List<Node> distinctNodes(Collection<Integer> nodeIds) {
+    if (nodeIds.isEmpty()) {
+      throw new IllegalArgumentException("no node given; the nodes are " + nodes.keySet());
+    }
+    return nodeIds.stream().distinct().map(this::node).toList();
+  }
+
+  private static List<Integer> ids(List<Node> nodes) {
+    return nodes.stream().map(n -> n.id).toList();
+  }
+
+  /** Stops nodes whose restart failed, so that a later restart of them starts afresh. */
+  private static void abandon(List<Node> nodes) {
+    for (Node node : nodes) {
+      if (node.running != null) {
+        node.running.stop();
+        node.running = null;
+      }
+    }
   }
 
   /** Stops the running nodes and deletes the data if it was temporary. Idempotent. */
@@ -324,17 +405,6 @@ public final class EmbeddedKafkaCluster implements KafkaServers {
 
     static InProcess create(Properties config) {
       return new InProcess(new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM));
-    }
-
-    static InProcess start(Properties config) {
-      InProcess node = create(config);
-      try {
-        node.server.startup();
-      } catch (RuntimeException e) {
-        node.stop();
-        throw e;
-      }
-      return node;
     }
 
     @Override
@@ -609,12 +679,7 @@ public final class EmbeddedKafkaCluster implements KafkaServers {
       if (admin != null) {
         admin.close(Duration.ZERO);
       }
-      for (Node node : nodes.values()) {
-        if (node.running != null) {
-          node.running.stop();
-          node.running = null;
-        }
-      }
+      EmbeddedKafkaCluster.abandon(List.copyOf(nodes.values()));
     }
   }
 }

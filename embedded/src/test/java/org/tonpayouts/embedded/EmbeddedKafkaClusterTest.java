@@ -70,6 +70,11 @@ class EmbeddedKafkaClusterTest {
         .hasMessageContaining("no node 4");
     assertThatThrownBy(() -> cluster.restart(1)).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("node 1 is running");
+    assertThatThrownBy(() -> cluster.restart(cluster.nodeIds())).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("node 1 is running");
+    assertThatThrownBy(() -> cluster.stop(List.of())).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no node given");
+    assertThat(cluster.nodeIds()).allMatch(cluster::isRunning);
   }
 
   @Test
@@ -134,6 +139,29 @@ class EmbeddedKafkaClusterTest {
         cluster.restart(node);
         cluster.awaitAllInSync(DEADLINE);
       }
+      writer.awaitProgress(PROGRESS);
+
+      committed = writer.stop();
+    }
+
+    assertThat(cluster.nodeIds()).allMatch(cluster::isRunning);
+    assertThat(TransactionalWriter.readCommitted(cluster.bootstrapServers(), topic)).containsExactlyElementsOf(sequence(committed));
+  }
+
+  @Test
+  @Tag("soak") // about 15 s: with the soaks (docs/soak.md), out of the default run
+  void shouldLoseAndDuplicateNothingWhenTheWholeClusterStopsAndComesBack() {
+    String topic = SharedTestInfrastructure.uniqueName("whole-cluster");
+    cluster.createTopic(topic, 1);
+
+    long committed;
+    try (TransactionalWriter writer = TransactionalWriter.start(cluster, topic)) {
+      writer.awaitCommitted(PROGRESS);
+
+      cluster.stop(cluster.nodeIds());
+      assertThat(cluster.nodeIds()).noneMatch(cluster::isRunning);
+      cluster.restart(cluster.nodeIds());
+      cluster.awaitAllInSync(DEADLINE);
       writer.awaitProgress(PROGRESS);
 
       committed = writer.stop();

@@ -2,27 +2,27 @@ package org.tonpayouts.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.tonpayouts.local.OutagePipeline.DEADLINE;
+import static org.tonpayouts.local.OutagePipeline.awaitSeqnosStill;
+import static org.tonpayouts.local.OutagePipeline.config;
+import static org.tonpayouts.local.OutagePipeline.load;
+import static org.tonpayouts.local.OutagePipeline.ready;
+import static org.tonpayouts.local.OutagePipeline.refs;
+import static org.tonpayouts.local.OutagePipeline.seqnos;
+import static org.tonpayouts.local.OutagePipeline.verifyEachPaidOnce;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -34,10 +34,8 @@ import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.embedded.EmbeddedKafkaBroker;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
-import org.tonpayouts.local.audit.ExpectedTransfer;
 import org.tonpayouts.local.audit.LedgerAudit;
 import org.tonpayouts.local.audit.TransferRef;
-import org.tonpayouts.local.measure.ObservedSettlement;
 import org.tonpayouts.local.measure.PayoutLoad;
 import org.tonpayouts.local.measure.SettlementWatcher;
 import org.tonpayouts.local.stack.PipelineTopics;
@@ -53,14 +51,9 @@ import org.tonpayouts.runtime.ops.Health;
 import org.tonpayouts.runtime.ops.OpsServer;
 import org.tonpayouts.runtime.ops.PayoutProcess;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
-import org.tonpayouts.schemas.SettlementStatus;
-import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.streams.StreamsApp;
 import org.tonpayouts.streams.ledger.Ledger;
-import org.tonpayouts.streams.ledger.sql.LedgerRow;
-import org.tonpayouts.streams.ledger.sql.LedgerStatus;
 import org.tonpayouts.streams.metrics.PayoutMetrics;
-import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.TonApiClient;
 import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.wallet.Subwallets;
@@ -77,7 +70,6 @@ import org.tonpayouts.ton.wallet.Subwallets;
  * finds the ledger and the chain in agreement.
  */
 class LedgerOutagePipelineTest {
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final int WALLETS = 3;
   /** Requests per wallet before the outage: enough that some are still queued or in flight when it starts. */
   private static final int BEFORE = 4;
@@ -86,9 +78,6 @@ class LedgerOutagePipelineTest {
   /** Requests per wallet before the pause. */
   private static final int PAUSED = 2;
   private static final int PER_WALLET = BEFORE + DURING + PAUSED + DURING;
-  private static final long AMOUNT = 10_000_000L;
-  /** How long the wallets' seqnos must stand still while the ledger is down. */
-  private static final Duration STILL_FOR = Duration.ofSeconds(2);
   /**
    * The pool's wait for a connection, far below Hikari's 30 s default: this outage then outlasts it,
    * as a longer one does in production, so the ledger calls fail (rounds deferred, verdicts and sends
@@ -127,7 +116,7 @@ class LedgerOutagePipelineTest {
       ledgerDb.setConnectionTimeout(POOL_WAIT_MS);
       PipelineTopics.create(admin, bootstrap, 3);
       wallets.subwalletIds().forEach(id -> devnet.fund(wallets.address(id), 100_000_000_000L));
-      PayoutsConfig config = config(bootstrap, runId, devnet.baseUrl().toString(), jdbcUrl, postgres.user());
+      PayoutsConfig config = config(tmp, bootstrap, runId, devnet.baseUrl().toString(), jdbcUrl, postgres.user());
       Ledger ledger = new Ledger(ledgerDb, Clock.systemUTC());
       // every load pays recipients of its own, so what was paid of each can be read on chain
       PayoutLoad before = load(wallets, runId + "-before", BEFORE, 0);
@@ -183,7 +172,7 @@ class LedgerOutagePipelineTest {
           await("no second settlement").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
               .until(() -> watcher.duplicateCount(all) == 0);
           await("ready again after the pause").atMost(DEADLINE).until(() -> ready(ops).statusCode() == 200);
-          verifyEachPaidOnce(ledger, devnet, wallets, watcher, before, during, paused, pausedLate);
+          verifyEachPaidOnce(ledger, devnet, wallets, watcher, PER_WALLET, before, during, paused, pausedLate);
           assertThat(LedgerAudit.run(jdbcUrl, postgres.user(), postgres.password(), wallets.addresses(),
               Optional.of(devnet)).problems()).as("the launcher's audit agrees").isEmpty();
         }
@@ -200,7 +189,7 @@ class LedgerOutagePipelineTest {
       PayoutLoad arrived, String how) {
     Instant since = Instant.now();
     // what was recorded before it went away may still land; after that, the chain must stand still
-    Map<Long, Long> seqnos = awaitSeqnosStill(devnet, wallets);
+    Map<Long, Long> seqnos = awaitSeqnosStill(devnet, wallets, "the ledger is " + how);
     await("readiness names postgres").atMost(DEADLINE).untilAsserted(() -> {
       HttpResponse<String> down = ready(ops);
       assertThat(down.statusCode()).isEqualTo(503);
@@ -213,97 +202,5 @@ class LedgerOutagePipelineTest {
     assertThat(app.streams().state()).as("streams-app stays up").isEqualTo(KafkaStreams.State.RUNNING);
     assertThat(seqnos(devnet, wallets)).as("seqnos at the end of the outage").isEqualTo(seqnos);
     log.info("ledger {} for {} ms seqnos={}", how, Duration.between(since, Instant.now()).toMillis(), seqnos);
-  }
-
-  /**
-   * Waits until no wallet's seqno has moved for {@link #STILL_FOR} (messages recorded before the
-   * stop may still be sent and land: that is allowed, signing anything new is not) and returns them.
-   */
-  private static Map<Long, Long> awaitSeqnosStill(Devnet devnet, WalletSet wallets) {
-    Map<Long, Long> last = new HashMap<>(seqnos(devnet, wallets));
-    Instant[] since = {Instant.now()};
-    await("the wallets' seqnos stand still while the ledger is down").atMost(DEADLINE)
-        .pollInterval(Duration.ofMillis(100)).until(() -> {
-          Map<Long, Long> now = seqnos(devnet, wallets);
-          if (!now.equals(last)) {
-            last.clear();
-            last.putAll(now);
-            since[0] = Instant.now();
-          }
-          return !Instant.now().isBefore(since[0].plus(STILL_FOR));
-        });
-    return last;
-  }
-
-  private static Map<Long, Long> seqnos(Devnet devnet, WalletSet wallets) {
-    return wallets.subwalletIds().stream().collect(Collectors.toMap(id -> id, id -> devnet.seqno(wallets.address(id))));
-  }
-
-  private static HttpResponse<String> ready(OpsServer ops) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + ops.port() + "/health/ready")).timeout(Duration.ofSeconds(10)).build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private PayoutsConfig config(String bootstrap, String runId, String tonApi, String jdbcUrl, String user)
-      throws Exception {
-    Map<String, String> values = new HashMap<>();
-    values.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    values.put(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG, runId + "-streams");
-    values.put(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG, runId + "-poller");
-    values.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, Files.createDirectories(tmp.resolve("state")).toString());
-    values.put(PayoutsConfig.POSTGRES_URL_CONFIG, jdbcUrl);
-    values.put(PayoutsConfig.POSTGRES_USER_CONFIG, user);
-    values.put(PayoutsConfig.TON_API_URL_CONFIG, tonApi);
-    values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
-    values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "outage:" + "5e".repeat(32));
-    return new PayoutsConfig(values);
-  }
-
-  /**
-   * {@code perWallet} one-transfer requests per wallet, in rounds over the wallets, each to a
-   * recipient of its own after the {@code earlierPerWallet} requests per wallet of the loads before.
-   */
-  private static PayoutLoad load(WalletSet wallets, String prefix, int perWallet, int earlierPerWallet) {
-    PayoutLoad.Builder b = new PayoutLoad.Builder(false, Instant.now());
-    int n = 0;
-    for (int round = 0; round < perWallet; round++) {
-      for (long subwallet : wallets.subwalletIds()) {
-        b.add(prefix + "-" + n, subwallet, List.of(new PayoutLoad.Leg("payout", TransferKind.PAYOUT,
-            wallets.recipient(earlierPerWallet * WALLETS + n), AMOUNT)));
-        n++;
-      }
-    }
-    return b.build();
-  }
-
-  private static List<TransferRef> refs(PayoutLoad... loads) {
-    return java.util.Arrays.stream(loads).flatMap(l -> l.expected().stream()).map(ExpectedTransfer::ref).toList();
-  }
-
-  /** One SETTLED settlement and one CONFIRMED row per transfer, seqnos 0..n-1 in request order, exact balances. */
-  private static void verifyEachPaidOnce(Ledger ledger, Devnet devnet, WalletSet wallets, SettlementWatcher watcher,
-      PayoutLoad... loads) {
-    Map<Long, List<Long>> seqnos = new HashMap<>();
-    Map<TonAddress, Long> receipts = new HashMap<>();
-    for (PayoutLoad load : loads) {
-      for (ExpectedTransfer t : load.expected()) {
-        List<ObservedSettlement> seen = watcher.settlements(t.ref());
-        assertThat(seen).as("settlements of %s", t.ref()).hasSize(1);
-        assertThat(seen.get(0).settlement().status()).isEqualTo(SettlementStatus.SETTLED);
-        List<LedgerRow> confirmed = ledger.queries().attempts(t.requestId(), t.transferId()).stream()
-            .filter(r -> r.status() == LedgerStatus.CONFIRMED).toList();
-        assertThat(confirmed).as("confirmed rows of %s", t.ref()).hasSize(1);
-        seqnos.computeIfAbsent(t.subwalletId(), id -> new ArrayList<>()).add(confirmed.get(0).seqno());
-        receipts.merge(t.destination(), t.amountNano(), Long::sum);
-      }
-    }
-    List<Long> expected = java.util.stream.LongStream.range(0, PER_WALLET).boxed().toList();
-    seqnos.forEach((id, list) -> assertThat(list).as("seqnos of subwallet %d", id).isEqualTo(expected));
-    wallets.subwalletIds().forEach(id -> assertThat(devnet.transactions(wallets.address(id)).stream()
-        .filter(tx -> tx.inMsg().external()).count()).as("external transactions of subwallet %d", id)
-        .isEqualTo(PER_WALLET));
-    Set<TonAddress> paid = receipts.keySet();
-    paid.forEach(to -> assertThat(devnet.balance(to)).as("balance of %s", to.toRaw()).isEqualTo(receipts.get(to)));
   }
 }

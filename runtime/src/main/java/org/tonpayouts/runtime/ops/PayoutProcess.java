@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -193,6 +194,15 @@ public final class PayoutProcess {
     return this;
   }
 
+  /**
+   * Adds the {@code kafka} readiness check: the cluster describes its brokers through {@code admin}
+   * within the timeout. Kafka Streams stays RUNNING while the brokers are away (its threads retry
+   * and warn), so readiness asks the cluster itself.
+   */
+  public PayoutProcess readyWhenKafkaAnswers(Admin admin) {
+    return readyWhen("kafka", new KafkaCheck(admin, CHECK_TIMEOUT.minusMillis(500)));
+  }
+
   /** The health of {@code streams} plus the readiness checks added so far. */
   public Health health(KafkaStreams streams) {
     Health health = new Health()
@@ -219,10 +229,8 @@ public final class PayoutProcess {
         stopped.countDown();
       }
     });
-    // Kafka Streams stays RUNNING while the brokers are away: readiness asks the cluster too
     AdminClients.Session kafka = AdminClients.open(config, name + "-health");
-    readinessChecks.put("kafka", new TimedCheck(new KafkaCheck(kafka.admin(), CHECK_TIMEOUT.minusMillis(500)),
-        CHECK_TIMEOUT, Duration.ofSeconds(2), clock, checkExecutor));
+    readyWhenKafkaAnswers(kafka.admin());
     Health health = health(streams);
     OpsServer ops = config.metricsPort() == 0 ? null : OpsServer.start(config, metrics::scrape, health);
     Thread hook = new Thread(() -> {
