@@ -51,6 +51,12 @@ final class OutagePipeline {
   /** Both apps' configuration, with the state of Kafka Streams under {@code tmp}. */
   static PayoutsConfig config(Path tmp, String bootstrap, String runId, String tonApi, String jdbcUrl, String user)
       throws Exception {
+    return config(tmp, bootstrap, runId, tonApi, jdbcUrl, user, Map.of());
+  }
+
+  /** {@link #config(Path, String, String, String, String, String)} with {@code more} keys set over it. */
+  static PayoutsConfig config(Path tmp, String bootstrap, String runId, String tonApi, String jdbcUrl, String user,
+      Map<String, String> more) throws Exception {
     Map<String, String> values = new HashMap<>();
     values.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     values.put(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG, runId + "-streams");
@@ -61,6 +67,7 @@ final class OutagePipeline {
     values.put(PayoutsConfig.TON_API_URL_CONFIG, tonApi);
     values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
     values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "outage:" + "5e".repeat(32));
+    values.putAll(more);
     return new PayoutsConfig(values);
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -170,20 +169,10 @@ class PauseSwitchPipelineTest {
 
   private PayoutsConfig config(String bootstrap, String runId, String tonApi, String jdbcUrl, String user)
       throws Exception {
-    Map<String, String> values = new HashMap<>();
-    values.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    values.put(PayoutsConfig.STREAMS_APPLICATION_ID_CONFIG, runId + "-streams");
-    values.put(PayoutsConfig.POLLER_APPLICATION_ID_CONFIG, runId + "-poller");
-    values.put(PayoutsConfig.STREAMS_STATE_DIR_CONFIG, Files.createDirectories(tmp.resolve("state")).toString());
-    values.put(PayoutsConfig.POSTGRES_URL_CONFIG, jdbcUrl);
-    values.put(PayoutsConfig.POSTGRES_USER_CONFIG, user);
-    values.put(PayoutsConfig.TON_API_URL_CONFIG, tonApi);
-    values.put(PayoutsConfig.TON_API_RPS_CONFIG, "100000");
-    values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "pause:" + "5e".repeat(32));
     // the dropped first sends are re-sent after 2 s: the window in which the pause is set
-    values.put(PayoutsConfig.TRANSFER_RESEND_AFTER_MS_CONFIG, "2000");
-    values.put(PayoutsConfig.PAUSE_REFRESH_MS_CONFIG, "100");
-    return new PayoutsConfig(values);
+    return OutagePipeline.config(tmp, bootstrap, runId, tonApi, jdbcUrl, user, Map.of(
+        PayoutsConfig.TRANSFER_RESEND_AFTER_MS_CONFIG, "2000",
+        PayoutsConfig.PAUSE_REFRESH_MS_CONFIG, "100"));
   }
 
   /** The config with a deployment spend cap the queued transfers fill, re-checked often. */
