@@ -17,6 +17,7 @@ import org.tonpayouts.runtime.ops.DatabaseCheck;
 import org.tonpayouts.runtime.ops.PayoutProcess;
 import org.tonpayouts.runtime.ops.TonApiPools;
 import org.tonpayouts.runtime.ops.ProcessMetrics;
+import org.tonpayouts.runtime.ops.StartupPatience;
 import org.tonpayouts.runtime.topics.TopicsCommand;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.streams.ledger.Ledger;
@@ -54,6 +55,12 @@ public final class StreamsAppMain implements Callable<Integer> {
    * outbox publisher and the admin API take one each while they work.
    */
   private static final int LEDGER_POOL_SIZE = 6;
+  /**
+   * How long a start waits for a ledger that does not take connections: a PostgreSQL restart or a
+   * managed failover is usually over within it, and exiting would put the instance into its
+   * supervisor's growing restart back-off.
+   */
+  static final java.time.Duration LEDGER_STARTUP_PATIENCE = java.time.Duration.ofSeconds(60);
 
   @Option(names = "--config", description = "Properties file; PAYOUTS_* environment variables override it.")
   private Path configFile;
@@ -118,8 +125,27 @@ public final class StreamsAppMain implements Callable<Integer> {
       // that works today, and stopping it at an upgrade would stop payouts for a hint
       log.warn("ledger connection not verified: {}", unverified.advice());
     }
-    return ledgerReady(config, () -> Ledger.pooledDataSource(config.postgresUrl(), config.postgresUser(),
-        password, LedgerPoolSettings.of(config, LEDGER_POOL_SIZE)));
+    // a ledger that does not take connections yet (restarting, failing over, frozen) is waited for
+    return ledgerReady(config, () -> StartupPatience.retry(() -> Ledger.pooledDataSource(config.postgresUrl(),
+            config.postgresUser(), password, LedgerPoolSettings.of(config, LEDGER_POOL_SIZE)),
+        StreamsAppMain::isConnectionFailure, LEDGER_STARTUP_PATIENCE, "ledger database", config.postgresUrl()));
+  }
+
+  /**
+   * A failure to connect at all (SQLState class 08: refused, timed out, cut): the database may be
+   * on its way back. A refused password, a missing database or a failed TLS handshake is no reason
+   * to wait.
+   */
+  static boolean isConnectionFailure(Throwable e) {
+    if (hasCause(e, SSLException.class)) {
+      return false; // a TLS set-up the server refuses: waiting changes nothing
+    }
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
