@@ -28,7 +28,9 @@ import org.tonpayouts.ton.address.TonAddress;
  * only a scan of the wallet's own history reaches it, once the transfer's {@code valid_until}
  * passed (the block feed vouches for applied messages, not for this). The burst and the steady
  * stream after it (paced by the clock) bury that transaction under more transactions than a
- * poller reads in one round. The wallet has to keep paying throughout.
+ * poller reads in one round. The wallet has to keep paying throughout: the steady stream goes on
+ * past its planned length (up to {@value #STEADY_STRETCH} times it) until the wallet has paid
+ * under it.
  */
 final class DustFlooder implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DustFlooder.class);
@@ -49,6 +51,12 @@ final class DustFlooder implements AutoCloseable {
   private static final long FRONT_RUN_NANO = 1_500_000L;
   /** How long to wait for the foreign payment to apply (it does in the next block). */
   private static final Duration APPLY_WAIT = Duration.ofSeconds(5);
+  /**
+   * The steady part goes on past its planned length, up to this many times it, until the wallet has
+   * paid under it: a stall of the whole service (a broker or the ledger away, which holds every
+   * wallet) must not leave the flood without the one thing it is there to show.
+   */
+  static final int STEADY_STRETCH = 3;
 
   /**
    * One flood as it happened.
@@ -193,11 +201,13 @@ final class DustFlooder implements AutoCloseable {
       return;
     }
     long endAt = clock.millis() + planned.steady().toMillis();
+    long latestEnd = clock.millis() + planned.steady().toMillis() * STEADY_STRETCH;
     AtomicInteger steady = new AtomicInteger();
     CompletableFuture<ScheduledFuture<?>> pacing = new CompletableFuture<>();
     Runnable tick = () -> {
       try {
-        if (clock.millis() >= endAt) {
+        long now = clock.millis();
+        if (now >= latestEnd || now >= endAt && devnet.seqno(wallet) > seqnoAtStart) {
           pacing.join().cancel(false);
           Flood flood = new Flood(planned, subwallet, wallet, buried, frontRun, planned.burst(), whileDown,
               steady.get(), (clock.millis() - startedAt) / 1000.0, seqnoAtStart, devnet.seqno(wallet));

@@ -64,6 +64,7 @@ final class SoakChaos implements AutoCloseable {
   /** chain-poller's log line for a wallet scan cut short by its page budget, going on next round. */
   private static final String SCAN_CUT_SHORT = "scan stopped at page limit";
   private static final Pattern LOGGED_WALLET = Pattern.compile("wallet=(\\S+)");
+  private static final Pattern LOGGED_HASH = Pattern.compile(" hash=([0-9a-f]{64})");
   /** Kafka Streams' transaction.timeout.ms under exactly-once (its default; the apps keep it). */
   private static final Duration STREAMS_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
 
@@ -335,25 +336,52 @@ final class SoakChaos implements AutoCloseable {
     say("SIGCONT %s after %.1f s (partitions taken over: %s)", name, paused, takenOver ? "yes" : "NO");
 
     List<String> lines = awaitRejoin(zombie, logOffset, mark);
-    int intentsBeforeRetake = 0;
+    List<String> loggedBeforeRetake = new ArrayList<>();
     int fencedInLog = 0;
     boolean retaken = false;
     for (String line : lines) {
       if (line.contains("partition taken") && line.contains(mark)) {
         retaken = true;
       } else if (line.contains("ledger intent recorded") && !retaken) {
-        intentsBeforeRetake++;
+        Matcher hash = LOGGED_HASH.matcher(line);
+        loggedBeforeRetake.add(hash.find() ? hash.group(1) : "");
       }
       if (line.contains("refusal=FENCED")) {
         fencedInLog++;
       }
     }
+    int intentsBeforeRetake = zombieWrites(loggedBeforeRetake, pausedAt);
     List<String> refused = ledger.fencedRefusals().stream().filter(f -> !f.at().isBefore(pausedAt))
         .map(SoakLedger.Fenced::messageHash).toList();
     ZombieEvidence evidence = new ZombieEvidence(name, zombie.pid(), List.copyOf(held.keySet()), paused, roundWaiting,
         takenOver, intentsBeforeRetake, fencedInLog, fencedMetric(zombie), refused);
     log.info("zombie evidence {}", evidence);
     return evidence;
+  }
+
+  /**
+   * Of the intents the zombie logged as recorded after its resume and before it took a partition
+   * again, those it began to record after it was paused: a zombie's writes. The others began before
+   * the SIGSTOP, while it still owned their partition, and their transaction committed at the
+   * ledger while the process stood still (the takeover waited for it on the owners' row lock); only
+   * their log line came after the resume. A line without a hash in the ledger counts too.
+   */
+  private int zombieWrites(List<String> loggedHashes, Instant pausedAt) {
+    if (loggedHashes.isEmpty()) {
+      return 0;
+    }
+    Map<String, Instant> createdAt = ledger.createdAt(loggedHashes);
+    int writes = 0;
+    for (String hash : loggedHashes) {
+      Instant at = createdAt.get(hash);
+      if (at == null || !at.isBefore(pausedAt)) {
+        writes++;
+      } else {
+        log.info("zombie intent logged after the resume was recorded before the pause hash={} created_at={}"
+            + " paused_at={}", hash, at, pausedAt);
+      }
+    }
+    return writes;
   }
 
   /**

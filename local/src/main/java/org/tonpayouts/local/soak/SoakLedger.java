@@ -84,6 +84,15 @@ final class SoakLedger {
         rs -> new Paid(rs.getLong(1), rs.getString(2), rs.getLong(3)));
   }
 
+  /** When the ledger recorded each of these messages (their intent's time), by message hash. */
+  Map<String, Instant> createdAt(List<String> messageHashes) {
+    Map<String, Instant> at = new java.util.HashMap<>();
+    // hex hashes: a comma-separated list needs no quoting
+    query("select message_hash, created_at from ton_transactions where message_hash = any(string_to_array(?, ','))",
+        rs -> at.put(rs.getString(1), rs.getTimestamp(2).toInstant()), String.join(",", messageHashes));
+    return at;
+  }
+
   List<Fenced> fencedRefusals() {
     return query("select at, request_id, transfer_id, message_hash, detail from audit_log"
         + " where event = 'FENCED_WRITE_REFUSED' order by id",

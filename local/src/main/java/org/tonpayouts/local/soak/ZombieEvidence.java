@@ -16,7 +16,10 @@ import java.util.OptionalDouble;
  *     when it was paused, so it had a signed message to record once resumed
  * @param takenOver every partition it held had a newer epoch with another owner before it was resumed
  * @param intentsBeforeRetake messages its log shows recorded after the resume and before it took
- *     any partition again: a zombie's writes, which fencing must make impossible (must be 0)
+ *     any partition again, whose recording began after the pause (the ledger's {@code created_at}):
+ *     a zombie's writes, which fencing must make impossible (must be 0). A recording that began
+ *     before the SIGSTOP committed while the process stood still, before the takeover (which waits
+ *     for it on the owners' row lock); only its log line comes after the resume, and it is not one.
  * @param fencedInLog intents its log shows refused with {@code refusal=FENCED} after the resume
  * @param fencedMetric its {@code ton_tx_fenced_total} after the resume, when it could be scraped
  * @param refusedHashes messages the ledger's audit log shows refused as FENCED_WRITE_REFUSED since

@@ -14,7 +14,6 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.tonpayouts.local.audit.ChainAudit.Rule;
 import org.tonpayouts.local.audit.ChainAudit;
 import org.tonpayouts.local.stack.ChildConfig;
@@ -27,9 +26,11 @@ import org.tonpayouts.schemas.SettlementStatus;
  * JVMs pay 200 transfers over 20 wallets while each process kind is killed with kill -9 three
  * times, one streams-app instance is paused past its session timeout and resumed (a zombie),
  * every devnet fault fires at 5 %, a foreign signer pays repeated payees of ours ahead of our
- * transfers to them (issue 28), and one wallet is flooded with dust right after a chain-poller
- * kill and for 40 s after. One run (about three minutes on two cores) feeds every test below: the
- * auditor found nothing, and the chaos really happened.
+ * transfers to them (issue 28), one wallet is flooded with dust right after a chain-poller
+ * kill and for 40 s after, and, on a cluster of three Kafka nodes, a node is killed, PostgreSQL is
+ * stopped and frozen, and a process's own API node goes down (issue 27). One run (about three
+ * minutes on two cores) feeds every test below: the auditor found nothing, and the chaos really
+ * happened.
  *
  * <p>The seed is fixed so a failure can be repeated ({@code -Dsoak.seed=N} picks another plan).
  */
@@ -48,7 +49,7 @@ class ShortSoakTest {
   private String printed;
 
   @BeforeAll
-  void soak(@TempDir Path tmp) throws Exception {
+  void soak() throws Exception {
     Home home = Home.locate();
     assertThat(home.streamsAppJar()).as("the reactor builds streams-app's jar before this module's tests")
         .isRegularFile();
@@ -57,7 +58,8 @@ class ShortSoakTest {
         SoakOptions.FaultRates.all(0.05), SESSION_TIMEOUT, Duration.ofSeconds(240), DUST, INFRASTRUCTURE);
     RunOptions stack = new RunOptions(options.wallets(), 4, Duration.ofMillis(200), Optional.empty(), Optional.empty(),
         Optional.empty(), RunOptions.DEVNET_REQUESTS_PER_SECOND, false, options.drainTimeout(),
-        Files.createDirectories(tmp.resolve("runs")), home, options.childDefaults());
+        // kept under target/ (not a temporary directory): the processes' logs are what a failure is read from
+        Files.createDirectories(Path.of("target", "short-soak")), home, options.childDefaults());
     StringWriter out = new StringWriter();
     PrintWriter writer = new PrintWriter(out, true);
     report = Soak.run(options, stack, writer, Clock.systemUTC());
@@ -201,7 +203,7 @@ class ShortSoakTest {
   /**
    * Issue 28: a dust flood. Right after a chain-poller kill, a foreign payment takes the seqno of
    * a transfer in flight and 600 inbound 1-nanoton transfers land on top of it, then 1,000 a minute
-   * for 40 s. The transfer can only be reconciled from the transaction that took its seqno, which
+   * for 40 s (or longer, until the wallet paid under it). The transfer can only be reconciled from the transaction that took its seqno, which
    * only a scan of the wallet's own history finds, through more transactions than a poller reads
    * in one round (16 pages of 32): the scan goes on across rounds, the transfer ends
    * RECONCILIATION_REQUIRED, the wallet keeps paying, and nothing is lost or paid twice.
@@ -211,7 +213,8 @@ class ShortSoakTest {
     assertThat(report.chaos().dustFloods()).as("%s", printed).hasSize(1);
     DustFlooder.Flood flood = report.chaos().dustFloods().get(0);
     assertThat(flood.burst()).isEqualTo(600);
-    assertThat(flood.steady()).as("about 1,000 a minute for 40 s").isBetween(600, 700);
+    assertThat(flood.steady()).as("about 1,000 a minute for 40 s, longer until the wallet paid under it")
+        .isBetween(600, 700 * DustFlooder.STEADY_STRETCH);
     assertThat(report.dustTransfers()).isGreaterThanOrEqualTo(600 + 600);
     assertThat(flood.buried()).as("the burst landed on a transfer in flight: %s", printed).isNotNull();
     assertThat(report.buriedUnder(flood)).as("%s", printed).hasValueSatisfying(took -> {
