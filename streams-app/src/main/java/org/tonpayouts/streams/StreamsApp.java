@@ -100,7 +100,8 @@ public final class StreamsApp implements AutoCloseable {
    * schema's owner, the service's user without DDL rights) refuses to start on a schema that is not
    * current, naming what is missing and how to apply it.
    */
-  private static void prepareSchema(PayoutsConfig config, DataSource ledgerDataSource) {
+  /** Migrates the ledger's schema (postgres.migrate) or checks that it is current; the constructor's first step. */
+  static void prepareSchema(PayoutsConfig config, DataSource ledgerDataSource) {
     if (config.postgresMigrate()) {
       Ledger.migrate(ledgerDataSource);
       return;

@@ -92,8 +92,10 @@ public final class StreamsAppMain implements Callable<Integer> {
         process.verifyNetwork(api);
         process.verifyNodeClock(api);
         try (HikariDataSource dataSource = ledgerPool(config, ledgerPassword);
-            StreamsApp app = ledgerReady(config, () -> new StreamsApp(config, key, api, dataSource, clock,
-                new PayoutMetrics(metrics.registry())))) {
+            StreamsApp app = ledgerReady(config, () -> {
+              schemaReady(config, dataSource);
+              return new StreamsApp(config, key, api, dataSource, clock, new PayoutMetrics(metrics.registry()));
+            })) {
           dataSource.setMetricRegistry(metrics.registry());
           process.verifyTopics(app.topology(), List.of(Topics.PAYOUT_AUDIT.name()));
           process.readyWhen("postgres", new DatabaseCheck(dataSource));
@@ -129,6 +131,18 @@ public final class StreamsAppMain implements Callable<Integer> {
     return ledgerReady(config, () -> StartupPatience.retry(() -> Ledger.pooledDataSource(config.postgresUrl(),
             config.postgresUser(), password, LedgerPoolSettings.of(config, LEDGER_POOL_SIZE)),
         StreamsAppMain::isConnectionFailure, LEDGER_STARTUP_PATIENCE, "ledger database", config.postgresUrl()));
+  }
+
+  /**
+   * The ledger's schema migrated or checked, waiting as {@link #ledgerPool} does while the ledger
+   * takes no connections (it may go away between the pool's first connection and this step); the
+   * app's constructor then finds it current.
+   */
+  private static void schemaReady(PayoutsConfig config, HikariDataSource dataSource) {
+    StartupPatience.retry(() -> {
+      StreamsApp.prepareSchema(config, dataSource);
+      return null;
+    }, StreamsAppMain::isConnectionFailure, LEDGER_STARTUP_PATIENCE, "ledger schema", config.postgresUrl());
   }
 
   /**
