@@ -46,7 +46,9 @@ import org.tonpayouts.ton.address.TonAddress;
  * are compared one by one, in order: accounts, in and out messages (source, destination,
  * bounce and bounced flags, StateInit hash, body hash: exact), exit codes, compute skipped or
  * not, aborted, bounce phase, and for the jetton contracts gas and total fees. Then the final
- * jetton balances, statuses and get-method answers (over toncenter's runGetMethod).
+ * jetton balances, statuses and get-method answers (over toncenter's runGetMethod). Every
+ * transaction BOC devnet wrote is also read back with ton4j's TL-B parser, whose reading of each
+ * message must agree with devnet's ({@link Ton4jCrossCheck}).
  *
  * <p>What is not exact, and why: devnet keeps its flat fees for WalletV4R2 and plain accounts
  * ({@code Fees}: no import fee for external messages, a flat compute and forwarding fee), so
@@ -154,6 +156,7 @@ class JettonGoldenTracesTest {
       }
 
       Transaction tx = Transaction.deserialize(CellSlice.beginParse(Cell.fromBoc(Base64.getDecoder().decode(got.data()))));
+      Ton4jCrossCheck.messagesAgree(as, got, tx);
       TransactionDescriptionOrdinary d = (TransactionDescriptionOrdinary) tx.getDescription();
       assertThat(d.isAborted()).as(as + ": aborted (" + got.description() + ")").isEqualTo(want.get("aborted").asBoolean());
       boolean skipped = want.get("computeSkipped").asBoolean();
