@@ -51,8 +51,10 @@ final class JettonGas {
   static final long STABLE_BALANCE_47 = 2189;
   static final long STABLE_INVALID_PAYLOAD_49 = 5025;
   static final long STABLE_NOT_ENOUGH_TON_48 = 7737;
-  /** Estimated: 45 on sending (status bit 1), before the owner check. */
-  static final long STABLE_SEND_LOCKED_45 = 1950;
+  /** 45 on sending (status bit 1), before the owner check. */
+  static final long STABLE_SEND_LOCKED_45 = 1945;
+  /** No forward_payload Either bit: reading it is a cell underflow (9), after the StateInit is computed. */
+  static final long STABLE_NO_PAYLOAD_BIT_9 = 4831;
   /** 45 on receiving (status bit 2): the first thing receive_jettons checks. */
   static final long STABLE_RECEIVE_LOCKED_45 = 1816;
   static final long STABLE_RECEIVE = 5718;

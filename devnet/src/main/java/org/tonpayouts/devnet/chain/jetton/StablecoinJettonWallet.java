@@ -157,6 +157,10 @@ public record StablecoinJettonWallet(int status, BigInteger balance, TonAddress 
     }
     BigInteger forwardTon = body.loadBigCoins();
     TonCell payload = body.rest();
+    if (payload.bitLength() == 0) {
+      return ContractRun.thrown(ContractRun.CELL_UNDERFLOW, JettonGas.STABLE_NO_PAYLOAD_BIT_9,
+          "cell underflow: no forward_payload Either bit");
+    }
     if (!Payloads.eitherWellFormed(payload)) {
       return ContractRun.thrown(INVALID_MESSAGE, JettonGas.STABLE_INVALID_PAYLOAD_49,
           "forward_payload in a reference with " + (payload.bitLength() - 1) + " bits and "
