@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tonpayouts.ton.cell.MessageCells;
-import org.tonpayouts.ton.cell.TonCell;
 
 /** The contract codes one chain runs, by code hash. Immutable. */
 public final class ContractCodes {
@@ -43,8 +42,4 @@ public final class ContractCodes {
     }
   }
 
-  /** The code devnet runs for {@code code} (same hash), or {@code null}. */
-  public ContractCode find(TonCell code) {
-    return byHash.get(code.hashHex());
-  }
 }

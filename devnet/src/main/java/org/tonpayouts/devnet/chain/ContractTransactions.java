@@ -48,7 +48,9 @@ final class ContractTransactions {
       run = ContractRun.thrown(ContractRun.OUT_OF_GAS, gasLimit, "out of gas: the path takes " + run.gasUsed()
           + " gas, the message's value pays for " + gasLimit);
     }
-    long gasFee = Math.min(NetworkPrices.gasFee(run.gasUsed()), credited);
+    // a value that buys no gas at all runs no code on chain (compute skipped, no fee): devnet records
+    // an out-of-gas run that cost nothing
+    long gasFee = gasLimit == 0 ? 0 : Math.min(NetworkPrices.gasFee(run.gasUsed()), credited);
     long afterGas = credited - gasFee;
     long inboundLeft = msg.value() - gasFee;
     String what = state.kind() + ": " + run.note();

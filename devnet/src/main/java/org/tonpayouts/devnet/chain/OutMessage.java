@@ -2,7 +2,6 @@ package org.tonpayouts.devnet.chain;
 
 import java.util.Objects;
 import org.tonpayouts.ton.address.TonAddress;
-import org.tonpayouts.ton.cell.CellWriter;
 import org.tonpayouts.ton.cell.MessageCells;
 import org.tonpayouts.ton.cell.TonCell;
 
@@ -39,19 +38,9 @@ public record OutMessage(boolean bounce, TonAddress destination, long value, Ton
     return new OutMessage(bounce, destination, value, init, true, body, true);
   }
 
-  /** The same message carrying {@code newValue}. */
-  OutMessage withValue(long newValue) {
-    return new OutMessage(bounce, destination, newValue, init, initInRef, body, bodyInRef);
-  }
-
   /** The relaxed message cell as the contract's {@code send_raw_message} passes it (source addr_none, no fees). */
   TonCell relaxedCell() {
     return ChainMessages.withLayout(
         MessageCells.internalInfo(bounce, false, null, destination, value, 0, 0, 0, 0), this).endCell();
-  }
-
-  /** Where init and body go after {@code info}: as the contract laid them out, moved to references when they do not fit. */
-  CellWriter storeInitAndBody(CellWriter info) {
-    return ChainMessages.withLayout(info, this);
   }
 }

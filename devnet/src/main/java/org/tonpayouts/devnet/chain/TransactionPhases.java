@@ -118,7 +118,7 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
   static TransactionPhases contract(DevnetMessage in, boolean deploys, long gasUsed, long gasLimit, int exitCode,
                                     boolean success, Action action, Bounce bounce) {
     Compute compute = new Compute(false, success, deploys && success, deploys && success,
-        NetworkPrices.gasFee(gasUsed), gasUsed, gasLimit, null, exitCode, CONTRACT_VM_STEPS);
+        gasLimit == 0 ? 0 : NetworkPrices.gasFee(gasUsed), gasUsed, gasLimit, null, exitCode, CONTRACT_VM_STEPS);
     return new TransactionPhases(!in.bounce(), in.value(), compute, action, bounce, false);
   }
 

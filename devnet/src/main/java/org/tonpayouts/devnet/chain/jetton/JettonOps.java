@@ -24,8 +24,6 @@ public final class JettonOps {
   public static final long CALL_TO = 0x235caf52L;
   public static final long SET_STATUS = 0xeed236d3L;
   public static final long TOP_UP = 0xd372158cL;
-  /** The prefix of a bounced body. */
-  public static final long BOUNCED_PREFIX = 0xFFFFFFFFL;
 
   private JettonOps() {}
 
