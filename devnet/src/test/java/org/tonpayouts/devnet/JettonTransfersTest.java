@@ -123,6 +123,36 @@ class JettonTransfersTest {
   }
 
   @Test
+  void shouldApplyAJettonPayoutWhoseAnswerWasLost() {
+    start(JettonFlavor.REFERENCE);
+    devnet.faults().transportErrorNext(1, Faults.TransportError.HTTP_504);
+
+    Http.Response timeout = send(payout(0, TON / 10, 7, 300));
+    assertThat(timeout.status()).isEqualTo(504);
+    devnet.produceBlock();
+
+    assertThat(jettons(receiver)).as("queued before the answer was lost").isEqualTo(BigInteger.valueOf(300));
+  }
+
+  @Test
+  void shouldJudgeAJettonPayoutAsALaggingNodeSeesTheWallet() {
+    start(JettonFlavor.STABLECOIN);
+    send(payout(0, TON / 10, 8, 10));
+    devnet.produceBlock();
+    DevnetNode behind = devnet.node("behind");
+    behind.faults().lag(1);
+
+    Http.Response refused = new Http(behind).post("sendBocReturnHash", Map.of("boc", payout(1, TON / 10, 9, 20)));
+
+    assertThat(refused.status()).isEqualTo(500);
+    assertThat(refused.error()).as("the node has not seen the first payout deploy the wallet")
+        .contains("exitcode=0, steps=0");
+    assertThat(send(payout(1, TON / 10, 9, 20)).status()).as("an up-to-date node takes it").isEqualTo(200);
+    devnet.produceBlock();
+    assertThat(jettons(receiver)).isEqualTo(BigInteger.valueOf(30));
+  }
+
+  @Test
   void shouldAnswerJettonGetMethodsFromAStaleBlockUnderTheStaleReadFault() {
     start(JettonFlavor.REFERENCE);
     devnet.produceBlock();
