@@ -31,7 +31,8 @@ import org.tonpayouts.ton.address.TonAddress;
 /**
  * A local TON chain behind a toncenter-compatible HTTP API: what tests and the local stack of the
  * payout engine talk to instead of mainnet. Validates WalletV4R2 messages as the contract does,
- * builds a block every {@code blockInterval}, and injects API faults on demand. Besides the default
+ * runs the TEP-74 jetton contracts (reference and stablecoin: {@link #deployJetton},
+ * {@link #mintJettons}), builds a block every {@code blockInterval}, and injects API faults on demand. Besides the default
  * API node ({@link #apiUrl()}, {@link #faults()}) it serves named nodes over the same chain, each
  * with its own faults ({@link #node(String)}). Embeddable:
  *

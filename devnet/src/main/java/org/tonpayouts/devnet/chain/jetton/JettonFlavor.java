@@ -19,7 +19,8 @@ import org.tonpayouts.ton.cell.TonCell;
  *
  * <ul>
  *   <li>{@link #REFERENCE}: {@code ton-blockchain/token-contract} {@code ft/jetton-wallet.fc} and
- *       {@code ft/jetton-minter.fc} as compiled in ton4j, which is the 2022-04 code (commit 72f0341):
+ *       {@code ft/jetton-minter.fc} as compiled in ton4j, which is the 2022-04-18 code (commits
+ *       4bb6abd/72f0341, which differ only in burn):
  *       no 708 check, a bounceable {@code transfer_notification}, {@code gas_consumption} 0.01 TON,
  *       the inbound {@code fwd_fee} used as is. (ton4j ships the 2023 FunC source beside it, which
  *       does not match; the golden traces show what the code does.) Wallet data
