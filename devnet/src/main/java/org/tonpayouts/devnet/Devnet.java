@@ -2,6 +2,7 @@ package org.tonpayouts.devnet;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,12 +22,17 @@ import org.tonpayouts.devnet.chain.BlockInfo;
 import org.tonpayouts.devnet.chain.Chain;
 import org.tonpayouts.devnet.chain.ChainStats;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.devnet.chain.jetton.JettonAdmin;
+import org.tonpayouts.devnet.chain.jetton.JettonContracts;
+import org.tonpayouts.devnet.chain.jetton.JettonFlavor;
+import org.tonpayouts.devnet.chain.jetton.JettonWalletView;
 import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * A local TON chain behind a toncenter-compatible HTTP API: what tests and the local stack of the
  * payout engine talk to instead of mainnet. Validates WalletV4R2 messages as the contract does,
- * builds a block every {@code blockInterval}, and injects API faults on demand. Besides the default
+ * runs the TEP-74 jetton contracts (reference and stablecoin: {@link #deployJetton},
+ * {@link #mintJettons}), builds a block every {@code blockInterval}, and injects API faults on demand. Besides the default
  * API node ({@link #apiUrl()}, {@link #faults()}) it serves named nodes over the same chain, each
  * with its own faults ({@link #node(String)}). Embeddable:
  *
@@ -43,6 +49,7 @@ public final class Devnet implements AutoCloseable {
   public static final Duration DEFAULT_BLOCK_INTERVAL = Duration.ofMillis(400);
 
   private final Chain chain;
+  private final JettonAdmin jettons;
   private final Faults faults;
   private final ApiServer server;
   private final Duration blockInterval;
@@ -51,10 +58,11 @@ public final class Devnet implements AutoCloseable {
   private final ConcurrentMap<String, DevnetNode> nodes = new ConcurrentHashMap<>();
 
   private Devnet(Builder b) throws IOException {
-    this.chain = new Chain(b.clock, b.seed);
+    this.chain = new Chain(b.clock, b.seed, JettonContracts.codes());
+    this.jettons = new JettonAdmin(chain);
     this.faults = (b.faults != null ? b.faults : new Faults(b.seed)).useClock(b.clock);
     this.blockInterval = b.blockInterval;
-    this.server = new ApiServer(chain, faults, b.seed, blockInterval, b.host, b.port, b.httpThreads);
+    this.server = new ApiServer(chain, jettons, faults, b.seed, blockInterval, b.host, b.port, b.httpThreads);
     server.start();
     if (blockInterval.isZero()) {
       this.blocks = null;
@@ -90,6 +98,57 @@ public final class Devnet implements AutoCloseable {
 
   public Duration blockInterval() {
     return blockInterval;
+  }
+
+  // ---- jettons ------------------------------------------------------------------------------
+
+  /**
+   * Deploys a jetton minter of {@code flavor} (the real reference or stablecoin code) whose content
+   * names {@code uri}, with devnet's jetton admin ({@link JettonAdmin#ADMIN}) as admin; returns its
+   * address, the same for the same flavor and URI. Applied at once, like {@link #fund}.
+   */
+  public TonAddress deployJetton(JettonFlavor flavor, String uri) {
+    return jettons.deploy(flavor, uri).master();
+  }
+
+  /**
+   * Mints {@code amount} jetton units of {@code master} to {@code owner} (deploying its jetton
+   * wallet if needed) through the minter, at once; the result has the wallet after it and the
+   * transactions it took.
+   */
+  public JettonAdmin.Result mintJettons(TonAddress master, TonAddress owner, BigInteger amount) {
+    return jettons.mint(master, owner, amount);
+  }
+
+  /**
+   * Sets the status of {@code owner}'s stablecoin jetton wallet through the minter, at once: 0
+   * unlocked, 1 sending locked, 2 receiving locked (it bounces incoming transfers), 3 both.
+   */
+  public JettonAdmin.Result setJettonWalletStatus(TonAddress master, TonAddress owner, int status) {
+    return jettons.setStatus(master, owner, status);
+  }
+
+  /** {@code owner}'s jetton wallet of {@code master} as of the last block (its address even before it exists). */
+  public JettonWalletView jettonWallet(TonAddress master, TonAddress owner) {
+    return jettons.wallet(master, owner);
+  }
+
+  /** The jetton admin operations, with explicit query ids (golden traces replay them). */
+  public JettonAdmin jettonAdmin() {
+    return jettons;
+  }
+
+  /**
+   * Every transaction of every account with a logical time above {@code lt}, in lt order (0: all
+   * of them): what the chain did since {@link #lastLt()} returned {@code lt}.
+   */
+  public List<DevnetTransaction> transactionsSince(long lt) {
+    return chain.transactionsSince(lt);
+  }
+
+  /** The last logical time the chain handed out. */
+  public long lastLt() {
+    return chain.lastLt();
   }
 
   /** Credits an account at once; a nonexistent one becomes uninitialized (a wallet deploys with its first StateInit message). */

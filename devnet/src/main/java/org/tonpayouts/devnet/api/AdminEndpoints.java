@@ -20,19 +20,21 @@ import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * devnet's own endpoints under {@code /admin/}: funding, fault settings (of the default node, or
- * of {@code ?node=<name>}), foreign transfers, the chain's bounce delay, a state summary and
- * manual blocks. Answers use
+ * of {@code ?node=<name>}), foreign transfers, the chain's bounce delay, a state summary, manual
+ * blocks, and jettons ({@code jetton/...}: {@link JettonEndpoints}). Answers use
  * toncenter's envelope; fields are snake_case except the fault settings and counts, which are the
  * {@link Faults.Settings} and {@link Faults.Counts} records as JSON.
  */
 final class AdminEndpoints {
   private final Chain chain;
+  private final JettonEndpoints jettons;
   private final ApiNodes nodes;
   private final Duration blockInterval;
   private final ObjectMapper mapper;
 
-  AdminEndpoints(Chain chain, ApiNodes nodes, Duration blockInterval, ObjectMapper mapper) {
+  AdminEndpoints(Chain chain, JettonEndpoints jettons, ApiNodes nodes, Duration blockInterval, ObjectMapper mapper) {
     this.chain = chain;
+    this.jettons = jettons;
     this.nodes = nodes;
     this.blockInterval = blockInterval;
     this.mapper = mapper;
@@ -47,6 +49,10 @@ final class AdminEndpoints {
       case "bounce-delay" -> requirePost(post, path, () -> bounceDelay(params));
       case "state" -> state();
       case "block" -> requirePost(post, path, () -> block(chain.produceBlock()));
+      case "jetton/deploy" -> requirePost(post, path, () -> jettons.deploy(params));
+      case "jetton/mint" -> requirePost(post, path, () -> jettons.mint(params));
+      case "jetton/status" -> requirePost(post, path, () -> jettons.status(params));
+      case "jetton/wallet" -> jettons.wallet(params);
       default -> throw new ApiException(404, "Not Found");
     };
   }
@@ -105,7 +111,7 @@ final class AdminEndpoints {
     return n;
   }
 
-  private static long amount(Params params, String name) {
+  static long amount(Params params, String name) {
     Long amount = params.optionalLong(name);
     if (amount == null) {
       throw ApiException.validation("field required: " + name);
@@ -190,6 +196,9 @@ final class AdminEndpoints {
     if (view.isWallet()) {
       n.put("seqno", view.wallet().seqno());
       n.put("subwallet_id", view.wallet().subwalletId());
+    }
+    if (view.isContract()) {
+      n.put("contract", view.contract().kind());
     }
     n.put("last_transaction_lt", Long.toString(view.lastTxLt()));
     return n;

@@ -25,6 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.devnet.Faults;
 import org.tonpayouts.devnet.chain.Chain;
+import org.tonpayouts.devnet.chain.jetton.JettonAdmin;
 
 /**
  * devnet's HTTP server (JDK {@link HttpServer}): toncenter's API v2 under {@code /api/v2/} (GET
@@ -62,10 +63,10 @@ public final class ApiServer implements AutoCloseable {
    * Binds {@code host:port} (0: an ephemeral port); {@link #start()} begins serving. {@code faults}
    * are the default node's; {@code seed} seeds the fault decisions of named nodes.
    */
-  public ApiServer(Chain chain, Faults faults, long seed, Duration blockInterval, String host, int port, int threads)
-      throws IOException {
+  public ApiServer(Chain chain, JettonAdmin jettons, Faults faults, long seed, Duration blockInterval, String host,
+                   int port, int threads) throws IOException {
     this.nodes = new ApiNodes(chain, Objects.requireNonNull(faults, "faults"), seed);
-    this.admin = new AdminEndpoints(chain, nodes, blockInterval, mapper);
+    this.admin = new AdminEndpoints(chain, new JettonEndpoints(jettons), nodes, blockInterval, mapper);
     this.server = HttpServer.create(new InetSocketAddress(host, port), 256);
     this.executor = Executors.newFixedThreadPool(threads, daemonThreads());
     server.setExecutor(executor);

@@ -21,6 +21,8 @@ import org.tonpayouts.devnet.chain.Cells;
 import org.tonpayouts.devnet.chain.Chain;
 import org.tonpayouts.devnet.chain.CheckedMessage;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.devnet.chain.GetMethodOutcome;
+import org.tonpayouts.devnet.chain.StackValue;
 import org.tonpayouts.devnet.chain.MalformedMessageException;
 import org.tonpayouts.devnet.chain.MessageRejectedException;
 import org.tonpayouts.devnet.chain.WalletV4R2;
@@ -53,7 +55,12 @@ final class ToncenterMethods {
   private static final Map<Integer, String> METHOD_IDS = Map.of(
       methodId("seqno"), "seqno",
       methodId("get_subwallet_id"), "get_subwallet_id",
-      methodId("get_public_key"), "get_public_key");
+      methodId("get_public_key"), "get_public_key",
+      methodId("get_wallet_address"), "get_wallet_address",
+      methodId("get_jetton_data"), "get_jetton_data",
+      methodId("get_wallet_data"), "get_wallet_data",
+      methodId("get_status"), "get_status",
+      methodId("get_next_admin_address"), "get_next_admin_address");
 
   /** A method's result, and the transport fault to apply after it was processed (or {@code null}). */
   record Reply(JsonNode result, Faults.TransportError transportError) {
@@ -157,8 +164,13 @@ final class ToncenterMethods {
     n.put("@type", "raw.fullAccountState");
     n.put("balance", Long.toString(view.balance()));
     n.putArray("extra_currencies");
-    n.put("code", view.isWallet() ? WALLET_CODE_BOC : "");
-    n.put("data", view.isWallet() ? WalletV4R2.dataCell(view.wallet()).toBase64() : "");
+    if (view.isContract()) {
+      n.put("code", view.contract().code().toBase64());
+      n.put("data", view.contract().data().toBase64());
+    } else {
+      n.put("code", view.isWallet() ? WALLET_CODE_BOC : "");
+      n.put("data", view.isWallet() ? WalletV4R2.dataCell(view.wallet()).toBase64() : "");
+    }
     n.set("last_transaction_id", ToncenterJson.transactionId(view.lastTxLt(), view.lastTxHash()));
     n.set("block_id", ToncenterJson.blockId(block));
     n.put("frozen_hash", "");
@@ -195,11 +207,20 @@ final class ToncenterMethods {
     String method = methodNode.isIntegralNumber()
         ? METHOD_IDS.getOrDefault(methodNode.asInt(), "#" + methodNode.asInt())
         : methodNode.asText();
+    List<StackValue> args = GetMethodStack.arguments(params.raw("stack"));
     Snapshot snapshot = state(node, params);
     AccountView view = snapshot.account();
     ArrayNode stack = JSON.arrayNode();
     int exitCode;
-    if (view.state() != AccountState.ACTIVE) {
+    long gasUsed = GET_METHOD_GAS;
+    if (view.isContract()) {
+      GetMethodOutcome outcome = view.contract().runGetMethod(method, args, view.address());
+      exitCode = outcome.exitCode();
+      gasUsed = outcome.gasUsed();
+      for (StackValue value : outcome.stack()) {
+        stack.add(GetMethodStack.entry(value));
+      }
+    } else if (view.state() != AccountState.ACTIVE) {
       exitCode = EXIT_NO_CODE;
     } else if (!view.isWallet()) {
       exitCode = EXIT_NO_METHOD; // a plain account: devnet models no get-methods for it
@@ -219,7 +240,7 @@ final class ToncenterMethods {
     }
     ObjectNode n = JSON.objectNode();
     n.put("@type", "smc.runResult");
-    n.put("gas_used", exitCode == 0 ? GET_METHOD_GAS : 0);
+    n.put("gas_used", exitCode == 0 ? gasUsed : 0);
     n.set("stack", stack);
     n.put("exit_code", exitCode);
     n.set("block_id", ToncenterJson.blockId(snapshot.block()));

@@ -22,6 +22,8 @@ final class Account {
   long balance;
   /** Data of a deployed WalletV4R2; {@code null} for plain accounts and before deployment. */
   WalletData wallet;
+  /** A contract devnet runs (a jetton wallet or minter), deployed by a StateInit; {@code null} otherwise. */
+  ContractState contract;
   long lastTxLt;
   String lastTxHash = AccountView.NO_HASH;
   /** Hash of the account's state after its last transaction ({@code state_update} of the next one). */
@@ -34,13 +36,14 @@ final class Account {
   }
 
   AccountView view(long blockSeqno) {
-    return new AccountView(address, state, balance, state == AccountState.ACTIVE ? wallet : null,
-        lastTxLt, lastTxHash, blockSeqno);
+    boolean active = state == AccountState.ACTIVE;
+    return new AccountView(address, state, balance, active ? wallet : null, lastTxLt, lastTxHash, blockSeqno,
+        active ? contract : null);
   }
 
   /**
    * A stand-in for the hash of the account's state (devnet keeps no Account cell): a cell of its
-   * status, balance and last transaction lt {@code lastLt}, with the wallet's code and data.
+   * status, balance and last transaction lt {@code lastLt}, with the wallet's or contract's code and data.
    */
   byte[] stateHashWith(long lastLt) {
     if (state == AccountState.NONEXISTENT) {
@@ -53,6 +56,8 @@ final class Account {
         .storeUint(lastLt, 64);
     if (state == AccountState.ACTIVE && wallet != null) {
       b.storeRef(WalletV4R2.CODE).storeRef(WalletV4R2.dataCell(wallet));
+    } else if (state == AccountState.ACTIVE && contract != null) {
+      b.storeRef(contract.code()).storeRef(contract.data());
     }
     return b.endCell().hash();
   }

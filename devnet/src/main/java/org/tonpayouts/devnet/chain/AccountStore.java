@@ -1,6 +1,7 @@
 package org.tonpayouts.devnet.chain;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,19 @@ final class AccountStore {
       end--;
     }
     return List.copyOf(all.subList(0, end));
+  }
+
+  /** Every account's transactions with an lt above {@code lt}, in lt order. */
+  List<DevnetTransaction> transactionsAfter(long lt) {
+    List<DevnetTransaction> found = new ArrayList<>();
+    for (Account account : accounts.values()) {
+      List<DevnetTransaction> all = account.transactions;
+      for (int i = all.size() - 1; i >= 0 && all.get(i).lt() > lt; i--) {
+        found.add(all.get(i));
+      }
+    }
+    found.sort(Comparator.comparingLong(DevnetTransaction::lt));
+    return found;
   }
 
   /** Every account now, reported as of block {@code lastSeqno}, in no particular order. */

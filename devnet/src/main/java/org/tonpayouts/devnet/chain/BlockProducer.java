@@ -2,10 +2,13 @@ package org.tonpayouts.devnet.chain;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tonpayouts.ton.cell.MalformedCellException;
+import org.tonpayouts.ton.cell.MessageCells;
 import org.tonpayouts.ton.cell.TonCell;
 
 /**
@@ -13,6 +16,17 @@ import org.tonpayouts.ton.cell.TonCell;
  * each message judged again against the state the block has reached, then the internal messages
  * those transactions sent (bounces included), all in the same block. Guarded by the
  * {@link Chain}'s lock.
+ *
+ * <p>Internal messages are processed first in, first out, each as a transaction of its
+ * destination in the block that made it: a plain account or a wallet is credited, a contract
+ * devnet runs (a jetton wallet, a minter: {@link ContractTransactions}) runs and may send more
+ * messages, which join the end of the same queue. So a jetton transfer's whole chain (wallet,
+ * sender jetton wallet, receiver jetton wallet, notification, excess, bounces) lands in one
+ * block, every transaction's lt above the lt of the message that caused it, and the order is the
+ * one @ton/sandbox's queue gives (the golden jetton traces compare it). On mainnet these hops
+ * may spread over several blocks when they cross shards; {@link #delayBounces} models that for
+ * bounces. A block delivers at most {@value #MAX_INTERNAL_PER_BLOCK} internal messages; the rest
+ * wait for the next block (contracts that message each other forever cannot stall devnet).
  *
  * <p>A message whose transaction aborts (a send without +2 that the wallet cannot pay) leaves an
  * aborted transaction (compute fee charged, seqno unchanged) and stays in the mempool: it is
@@ -30,6 +44,10 @@ final class BlockProducer {
   private final BlockIndex index;
   private final TransactionRecorder recorder;
   private final ChainCounters counters;
+  private final ContractCodes codes;
+  private final ContractTransactions contracts;
+  /** Internal messages past a block's limit, delivered first in the next block. */
+  private final Deque<DevnetMessage> carried = new ArrayDeque<>();
   /** Bounces held back for a later block ({@link #delayBounces}), in the order they were made. */
   private final Deque<Delayed> delayedBounces = new ArrayDeque<>();
   private int bounceDelayBlocks;
@@ -37,14 +55,18 @@ final class BlockProducer {
   /** A bounced message and the block that delivers it. */
   private record Delayed(DevnetMessage message, long dueBlock) {}
 
+  static final int MAX_INTERNAL_PER_BLOCK = 50_000;
+
   BlockProducer(AccountStore accounts, Mempool mempool, Blocks blocks, BlockIndex index, TransactionRecorder recorder,
-                ChainCounters counters) {
+                ChainCounters counters, ContractCodes codes) {
     this.accounts = accounts;
     this.mempool = mempool;
     this.blocks = blocks;
     this.index = index;
     this.recorder = recorder;
     this.counters = counters;
+    this.codes = codes;
+    this.contracts = new ContractTransactions(recorder, counters);
   }
 
   /** Builds and appends the next block, at unix time {@code now} (never before the last block's). */
@@ -57,6 +79,8 @@ final class BlockProducer {
     for (ForeignTransfer transfer : mempool.takeForeign()) {
       applyForeign(build, transfer);
     }
+    build.internal.addAll(carried);
+    carried.clear();
     while (!delayedBounces.isEmpty() && delayedBounces.peekFirst().dueBlock() <= build.seqno) {
       build.internal.addLast(delayedBounces.pollFirst().message());
     }
@@ -64,9 +88,7 @@ final class BlockProducer {
       Outcome outcome = applyExternal(build, pending);
       return outcome == Outcome.APPLIED || outcome == Outcome.VANISHED;
     });
-    while (!build.internal.isEmpty()) {
-      deliver(build, build.internal.pollFirst());
-    }
+    deliverAll(build);
     for (Account account : build.touched) {
       account.remember(build.seqno);
     }
@@ -208,9 +230,37 @@ final class BlockProducer {
 
   // ---- internal messages --------------------------------------------------------------------
 
+  /**
+   * Delivers {@code build}'s internal messages, and those they cause, first in, first out, up to
+   * the block's limit; what is left waits for the next block.
+   */
+  void deliverAll(BlockBuild build) {
+    while (!build.internal.isEmpty()) {
+      if (build.delivered >= MAX_INTERNAL_PER_BLOCK) {
+        log.warn("block seqno={} reached {} internal messages: {} wait for the next block", build.seqno,
+            MAX_INTERNAL_PER_BLOCK, build.internal.size());
+        carried.addAll(build.internal);
+        build.internal.clear();
+        return;
+      }
+      deliver(build, build.internal.pollFirst());
+    }
+  }
+
   private void deliver(BlockBuild build, DevnetMessage msg) {
     build.delivered++;
     Account account = accounts.getOrCreate(msg.destination());
+    ContractState deploying = account.state == AccountState.ACTIVE ? null : deployable(account, msg);
+    if (deploying != null || (account.state == AccountState.ACTIVE && account.contract != null)) {
+      for (DevnetMessage out : contracts.deliver(build, account, msg, deploying)) {
+        if (out.bounced() && bounceDelayBlocks > 0) {
+          delayedBounces.addLast(new Delayed(out, build.seqno + bounceDelayBlocks));
+        } else {
+          build.internal.addLast(out);
+        }
+      }
+      return;
+    }
     AccountState orig = account.state;
     long txLt = recorder.nextLt();
     if (account.state == AccountState.ACTIVE) {
@@ -235,6 +285,22 @@ final class BlockProducer {
       }
       recorder.record(build, account, orig, txLt, msg, List.of(), 0, TransactionPhases.keptWithoutCode(msg),
           "received by an account without code");
+    }
+  }
+
+  /**
+   * The contract {@code msg}'s StateInit deploys on {@code account}: one whose hash is the
+   * account's address and whose code devnet runs; {@code null} otherwise (a StateInit of other
+   * code, a WalletV4R2's included, deploys nothing from an internal message on devnet).
+   */
+  private ContractState deployable(Account account, DevnetMessage msg) {
+    if (msg.init() == null || !Arrays.equals(msg.init().hash(), account.address.hash())) {
+      return null;
+    }
+    try {
+      return codes.deploy(MessageCells.readStateInit(msg.init()));
+    } catch (MalformedCellException e) {
+      return null;
     }
   }
 }

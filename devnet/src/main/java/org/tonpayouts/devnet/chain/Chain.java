@@ -46,11 +46,18 @@ public final class Chain {
   private final BlockIndex index;
   private final BlockProducer producer;
 
+  /** A chain that runs no contracts besides WalletV4R2. */
   public Chain(Clock clock, long seed) {
+    this(clock, seed, ContractCodes.none());
+  }
+
+  /** A chain that also runs {@code codes} (the jetton contracts: {@code JettonContracts.codes()}). */
+  public Chain(Clock clock, long seed, ContractCodes codes) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.blocks = new Blocks(seed, clock.instant().getEpochSecond());
     this.index = new BlockIndex(seed, blocks.genesis());
-    this.producer = new BlockProducer(accounts, mempool, blocks, index, recorder, counters);
+    this.producer = new BlockProducer(accounts, mempool, blocks, index, recorder, counters,
+        Objects.requireNonNull(codes, "codes"));
   }
 
   public Clock clock() {
@@ -152,6 +159,41 @@ public final class Chain {
       index.addLate(last.seqno(), tx);
       log.info("funded account={} amount={} state={} balance={}", address, nano, account.state, account.balance);
       return tx;
+    }
+  }
+
+  /**
+   * Delivers an internal message from {@code source}, an address devnet speaks for (its jetton
+   * admin, for one), at once, with every message it causes, as transactions of the last block, as
+   * {@link #fund} does: admin operations (deploying a jetton, minting) need no signed message and
+   * their effect is readable when this returns. Bounces it causes follow {@link #delayBounces}.
+   *
+   * @param init the StateInit the message carries, or {@code null}
+   * @return the transactions, in the order they ran
+   */
+  public List<DevnetTransaction> sendInternal(TonAddress source, TonAddress destination, long value, boolean bounce,
+                                              TonCell body, TonCell init) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(destination, "destination");
+    Objects.requireNonNull(body, "body");
+    if (value < 0) {
+      throw new IllegalArgumentException("value must not be negative, got " + value);
+    }
+    synchronized (lock) {
+      BlockInfo last = blocks.last();
+      BlockBuild build = new BlockBuild(last.seqno(), Math.max(last.utime(), clock.instant().getEpochSecond()));
+      build.internal.add(ChainMessages.internal(source, destination, value, bounce, false, 0, recorder.nextLt(),
+          build.utime, body, init));
+      producer.deliverAll(build);
+      for (Account account : build.touched) {
+        account.remember(last.seqno());
+      }
+      for (DevnetTransaction tx : build.transactions) {
+        index.addLate(last.seqno(), tx);
+      }
+      log.info("internal message delivered at once source={} destination={} value={} transactions={}", source,
+          destination, value, build.transactions.size());
+      return List.copyOf(build.transactions);
     }
   }
 
@@ -312,6 +354,24 @@ public final class Chain {
   public List<DevnetTransaction> transactions(TonAddress address, long blockSeqno) {
     synchronized (lock) {
       return accounts.transactions(address, blockSeqno);
+    }
+  }
+
+  /**
+   * Every transaction with a logical time above {@code lt}, of every account, in lt order: what
+   * the chain did since then (tests compare it with a trace; devnet keeps every account's recent
+   * transactions, so this walks them all).
+   */
+  public List<DevnetTransaction> transactionsSince(long lt) {
+    synchronized (lock) {
+      return accounts.transactionsAfter(lt);
+    }
+  }
+
+  /** The last logical time handed out (a transaction's or a message's). */
+  public long lastLt() {
+    synchronized (lock) {
+      return recorder.lt();
     }
   }
 

@@ -9,9 +9,11 @@ final class ChainCounters {
   long vanished;
   long foreignApplied;
   long transactions;
+  long contractsRan;
+  long contractsThrown;
 
   ChainStats snapshot(int accounts, int pending) {
     return new ChainStats(accepted, rejected, applied, aborted, vanished, foreignApplied, transactions, accounts,
-        pending);
+        pending, contractsRan, contractsThrown);
   }
 }

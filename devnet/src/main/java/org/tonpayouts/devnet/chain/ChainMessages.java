@@ -37,6 +37,56 @@ final class ChainMessages {
         body, init, TextComment.decode(body), cell);
   }
 
+  /**
+   * An internal message a contract sent ({@code message}, as it asked), as the chain writes it:
+   * source, fees and created_lt filled in, its StateInit and body where the contract put them.
+   */
+  static DevnetMessage sent(TonAddress source, OutMessage message, long value, long fwdFee, long createdLt,
+                            long createdAt) {
+    CellWriter b = MessageCells.internalInfo(message.bounce(), false, source, message.destination(), value, 0, fwdFee,
+        createdLt, createdAt);
+    TonCell cell = withLayout(b, message).endCell();
+    return new DevnetMessage(cell.hashHex(), source, message.destination(), value, fwdFee, createdLt, createdAt,
+        message.bounce(), false, message.body(), message.init(), TextComment.decode(message.body()), cell);
+  }
+
+  /**
+   * {@code init} and {@code body} after a message's info, where the sender put them, as the node
+   * keeps a sent message's layout; when the filled-in header leaves no room, the body moves to a
+   * reference, then the StateInit, as the node moves them.
+   */
+  static CellWriter withLayout(CellWriter b, OutMessage m) {
+    boolean initRef = m.initInRef();
+    boolean bodyRef = m.bodyInRef();
+    if (!fits(b, m, initRef, bodyRef)) {
+      bodyRef = true;
+      if (!fits(b, m, initRef, true)) {
+        initRef = true;
+      }
+    }
+    TonCell init = m.init();
+    if (init == null) {
+      b.storeBit(false);
+    } else if (initRef) {
+      b.storeBit(true).storeBit(true).storeRef(init);
+    } else {
+      b.storeBit(true).storeBit(false).storeCell(init);
+    }
+    return bodyRef ? b.storeBit(true).storeRef(m.body()) : b.storeBit(false).storeCell(m.body());
+  }
+
+  private static boolean fits(CellWriter b, OutMessage m, boolean initRef, boolean bodyRef) {
+    int bits = 1;
+    int refs = 0;
+    if (m.init() != null) {
+      bits += 1 + (initRef ? 0 : m.init().bitLength());
+      refs += initRef ? 1 : m.init().refCount();
+    }
+    bits += 1 + (bodyRef ? 0 : m.body().bitLength());
+    refs += bodyRef ? 1 : m.body().refCount();
+    return bits <= b.freeBits() && refs <= b.freeRefs();
+  }
+
   /** A bounced body: 0xFFFFFFFF then the first 256 bits of the original body (no references). */
   static TonCell bouncedBody(TonCell original) {
     int bits = Math.min(BOUNCED_BODY_BITS, original.bitLength());

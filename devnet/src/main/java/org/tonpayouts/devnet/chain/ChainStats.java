@@ -9,6 +9,9 @@ package org.tonpayouts.devnet.chain;
  * @param aborted external messages whose transaction aborted (action phase failed; kept pending)
  * @param vanished accepted messages that failed the block-time check and left no trace
  * @param foreignTransfers transfers injected with the admin endpoint that were applied
+ * @param contractRuns internal messages a contract devnet runs (jetton wallet, minter) completed
+ * @param contractFailures internal messages a contract threw on or whose action phase failed
  */
 public record ChainStats(long accepted, long rejected, long applied, long aborted, long vanished,
-                         long foreignTransfers, long transactions, int accounts, int pending) {}
+                         long foreignTransfers, long transactions, int accounts, int pending, long contractRuns,
+                         long contractFailures) {}

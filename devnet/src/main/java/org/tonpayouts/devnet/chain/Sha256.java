@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
-/** SHA-256 for devnet's synthetic identifiers (block hashes, the faucet address). */
-final class Sha256 {
+/** SHA-256 for devnet's synthetic identifiers (block hashes, the faucet and jetton admin addresses) and TEP-64 keys. */
+public final class Sha256 {
   private Sha256() {}
 
   static MessageDigest digest() {
@@ -17,7 +17,7 @@ final class Sha256 {
     }
   }
 
-  static byte[] of(String text) {
+  public static byte[] of(String text) {
     return digest().digest(text.getBytes(StandardCharsets.UTF_8));
   }
 

@@ -24,6 +24,8 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
   /** VM steps devnet reports for a WalletV4R2 external message and for a plain receive. */
   static final int WALLET_VM_STEPS = 68;
   static final int RECEIVE_VM_STEPS = 7;
+  /** VM steps devnet reports for a contract it runs in Java (a stand-in: it counts no steps). */
+  static final int CONTRACT_VM_STEPS = 150;
   private static final long INTERNAL_GAS_LIMIT = 1_000_000;
 
   /**
@@ -47,12 +49,15 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
    * The action phase.
    *
    * @param resultArg the index of the failing action, or {@code null}
+   * @param fwdFees the whole forwarding fees of the messages sent ({@code total_fwd_fees})
+   * @param actionFees the part of them the transaction collected ({@code total_action_fees}); devnet's
+   *     flat wallet fees collect all of it, contract sends their first part ({@link NetworkPrices#firstPart})
    * @param actionListHash hash of the action list ({@code OutList}) the compute phase produced
    * @param messageCells cells of the messages created (StorageUsed of tot_msg_size)
    */
-  record Action(boolean success, boolean valid, boolean noFunds, boolean deleted, long fwdFees, int resultCode,
-                Integer resultArg, int totalActions, int skippedActions, int messagesCreated, byte[] actionListHash,
-                long messageCells, long messageBits) {}
+  record Action(boolean success, boolean valid, boolean noFunds, boolean deleted, long fwdFees, long actionFees,
+                int resultCode, Integer resultArg, int totalActions, int skippedActions, int messagesCreated,
+                byte[] actionListHash, long messageCells, long messageBits) {}
 
   /** The bounce phase: ok (a bounce was sent, {@code msgFees} + {@code fwdFees} taken from the value) or no funds. */
   record Bounce(boolean ok, long messageCells, long messageBits, long msgFees, long fwdFees) {}
@@ -68,7 +73,8 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
   static TransactionPhases walletApplied(WalletV4R2.Accepted ok, ActionPhase.Plan plan, List<TonCell> outMessages,
                                          boolean destroyed) {
     long[] size = size(outMessages);
-    Action action = new Action(true, true, false, destroyed, plan.fwdFees, 0, null, ok.actions().size(), plan.skipped,
+    Action action = new Action(true, true, false, destroyed, plan.fwdFees, plan.fwdFees, 0, null, ok.actions().size(),
+        plan.skipped,
         outMessages.size(), actionListHash(ok.actions()), size[0], size[1]);
     return new TransactionPhases(true, null, externalCompute(ok.deploys()), action, null, destroyed);
   }
@@ -76,7 +82,7 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
   /** A WalletV4R2 external message whose action phase failed: compute fee charged, nothing else changed. */
   static TransactionPhases walletAborted(WalletV4R2.Accepted ok, ActionPhase.Plan plan) {
     boolean noFunds = plan.failureCode == ActionPhase.RESULT_NOT_ENOUGH_BALANCE;
-    Action action = new Action(false, true, noFunds, false, 0, plan.failureCode, plan.failedAt, ok.actions().size(),
+    Action action = new Action(false, true, noFunds, false, 0, 0, plan.failureCode, plan.failedAt, ok.actions().size(),
         plan.skipped, 0, actionListHash(ok.actions()), 0, 0);
     return new TransactionPhases(true, null, externalCompute(ok.deploys()), action, null, false);
   }
@@ -85,7 +91,7 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
   static TransactionPhases received(DevnetMessage in, long fee) {
     Compute compute = Compute.vm(fee, Math.min(INTERNAL_GAS_LIMIT, in.value() / Fees.GAS_PRICE), null, false,
         RECEIVE_VM_STEPS);
-    Action none = new Action(true, true, false, false, 0, 0, null, 0, 0, 0, TonCell.EMPTY.hash(), 0, 0);
+    Action none = new Action(true, true, false, false, 0, 0, 0, null, 0, 0, 0, TonCell.EMPTY.hash(), 0, 0);
     return new TransactionPhases(!in.bounce(), in.value(), compute, none, null, false);
   }
 
@@ -102,6 +108,42 @@ record TransactionPhases(boolean creditFirst, Long credit, Compute compute, Acti
     long[] size = size(List.of(bounced.cell()));
     Bounce bounce = new Bounce(true, size[0], size[1], bounced.fwdFee(), 0);
     return new TransactionPhases(false, in.value(), Compute.noState(), null, bounce, false);
+  }
+
+  /**
+   * An internal message to a contract devnet runs: the credit, the compute phase of the path the
+   * contract took (its real gas, its exit code), then the action phase when it completed ({@code
+   * null} when it threw), and the bounce when the message went back.
+   */
+  static TransactionPhases contract(DevnetMessage in, boolean deploys, long gasUsed, long gasLimit, int exitCode,
+                                    boolean success, Action action, Bounce bounce) {
+    Compute compute = new Compute(false, success, deploys && success, deploys && success,
+        gasLimit == 0 ? 0 : NetworkPrices.gasFee(gasUsed), gasUsed, gasLimit, null, exitCode, CONTRACT_VM_STEPS);
+    return new TransactionPhases(!in.bounce(), in.value(), compute, action, bounce, false);
+  }
+
+  /** The action phase of a contract's run; {@code created} are the message cells it sent. */
+  static Action contractAction(ContractActions.Outcome outcome, List<OutAction> actions,
+                               List<TonCell> created) {
+    long[] size = size(created);
+    boolean ok = outcome.failure == null;
+    boolean noFunds = !ok && (outcome.failureCode == ContractActions.RESULT_NOT_ENOUGH_BALANCE
+        || outcome.failureCode == ContractActions.RESULT_NOT_ENOUGH_VALUE);
+    return new Action(ok, true, noFunds, false, ok ? outcome.fwdFees : 0, ok ? outcome.actionFees : 0,
+        ok ? 0 : outcome.failureCode, outcome.failedAt, actions.size(), outcome.skipped, ok ? created.size() : 0,
+        ContractActions.actionListHash(actions), size[0], size[1]);
+  }
+
+  /** A bounce a contract's transaction sent: the first part of its forwarding fee collected, the rest in the message. */
+  static Bounce contractBounce(DevnetMessage bounced, long fwdFee) {
+    long[] size = size(List.of(bounced.cell()));
+    long collected = NetworkPrices.firstPart(fwdFee);
+    return new Bounce(true, size[0], size[1], collected, fwdFee - collected);
+  }
+
+  /** A bounceable message whose value could not pay for its bounce ({@code bounce_nofunds}). */
+  static Bounce noFundsBounce(long fwdFee) {
+    return new Bounce(false, 0, 0, 0, fwdFee);
   }
 
   private static Compute externalCompute(boolean deploys) {

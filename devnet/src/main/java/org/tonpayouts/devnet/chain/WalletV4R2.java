@@ -78,6 +78,10 @@ public final class WalletV4R2 {
     WalletData stored;
     boolean deploys;
     if (account.state() == AccountState.ACTIVE) {
+      if (account.contract() != null) {
+        throw MessageRejectedException.beforeExecution(address,
+            "the account is a " + account.contract().kind() + ", which takes no external messages");
+      }
       if (account.wallet() == null) {
         throw MessageRejectedException.beforeExecution(address,
             "devnet runs no code for this account: it is a plain receiving account, not a WalletV4R2");

@@ -137,7 +137,7 @@ final class Ton4jTransactionCell {
       b.storeBit(false);                        // status_change: acst_unchanged$0
     }
     maybeGrams(b, a.fwdFees());                 // total_fwd_fees:(Maybe Grams)
-    maybeGrams(b, a.fwdFees());                 // total_action_fees:(Maybe Grams)
+    maybeGrams(b, a.actionFees());              // total_action_fees:(Maybe Grams)
     b.storeInt(a.resultCode(), 32);
     if (a.resultArg() == null) {
       b.storeBit(false);

@@ -73,7 +73,8 @@ class TransactionCellEquivalenceTest {
             random.nextInt() >> random.nextInt(32), random.nextInt(1000));
     TransactionPhases.Action action = random.nextInt(3) == 0 ? null
         : new TransactionPhases.Action(random.nextBoolean(), random.nextBoolean(), random.nextBoolean(),
-            random.nextBoolean(), random.nextBoolean() ? 0 : amount(), random.nextInt(64) - 8,
+            random.nextBoolean(), random.nextBoolean() ? 0 : amount(), random.nextBoolean() ? 0 : amount(),
+            random.nextInt(64) - 8,
             random.nextBoolean() ? null : random.nextInt(255), random.nextInt(256), random.nextInt(4),
             random.nextInt(256), bytes(32), random.nextInt(5000), random.nextInt(1 << 20));
     TransactionPhases.Bounce bounce = switch (random.nextInt(3)) {
