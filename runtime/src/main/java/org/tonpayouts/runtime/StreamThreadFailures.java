@@ -33,6 +33,12 @@ public final class StreamThreadFailures {
   }
 
   static StreamThreadExceptionResponse respond(Throwable e, Predicate<Throwable> alsoTransient) {
+    if (isTransactionRequestFailedByTheBroker(e)) {
+      log.warn("stream thread's transaction failed at the broker (a coordinator restarting or moving: a broker"
+          + " failover or a rolling restart), replacing it; the coordinator completes or aborts that transaction and"
+          + " the new thread resumes from the last commit error={}", rootMessage(e));
+      return StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
     if (isFencedProducer(e)) {
       log.warn("stream thread's transaction was aborted or its producer fenced (paused past transaction.timeout.ms or"
           + " its session: a zombie), replacing it; its tasks belong to whoever holds them now error={}",
@@ -60,6 +66,26 @@ public final class StreamThreadFailures {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof InvalidTxnStateException || t instanceof ProducerFencedException
           || t instanceof InvalidProducerEpochException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A transactional request (AddPartitionsToTxn, AddOffsetsToTxn, TxnOffsetCommit, EndTxn) that the
+   * broker failed with an error the producer does not map, such as UNKNOWN_SERVER_ERROR from a
+   * transaction coordinator going down under a broker kill or a rolling restart: the producer raises
+   * a plain {@link org.apache.kafka.common.KafkaException} "Unhandled error in ...Response" and is
+   * done for. The transaction is then the coordinator's to complete or abort (read_committed
+   * readers see it once, or never), as after a fencing, so a fresh thread with a fresh producer,
+   * resuming from the last commit, is what keeps exactly-once; stopping the instance would turn a
+   * broker restart into a crash (seen in the soak, on chain-poller, during a rolling restart).
+   */
+  static boolean isTransactionRequestFailedByTheBroker(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getClass() == org.apache.kafka.common.KafkaException.class && t.getMessage() != null
+          && t.getMessage().startsWith("Unhandled error in ") && t.getMessage().contains("TxnResponse")) {
         return true;
       }
     }

@@ -45,6 +45,21 @@ class StreamThreadFailuresTest {
         .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
   }
 
+  /** What chain-poller's commit threw when a transaction coordinator went down in the soak's rolling restart. */
+  @Test
+  void shouldReplaceTheThreadWhenTheBrokerFailedItsTransactionRequest() {
+    StreamsException endTxnFailed = new StreamsException("Error encountered trying to commit a transaction",
+        new org.apache.kafka.common.KafkaException("Unhandled error in EndTxnResponse: The server experienced an"
+            + " unexpected error when processing the request."));
+    assertThat(StreamThreadFailures.respond(endTxnFailed, NONE)).isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    assertThat(StreamThreadFailures.respond(new StreamsException(new org.apache.kafka.common.KafkaException(
+        "Unhandled error in AddOffsetsToTxnResponse: boom")), NONE))
+        .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
+    assertThat(StreamThreadFailures.respond(new StreamsException(new org.apache.kafka.common.KafkaException(
+        "something else went wrong")), NONE)).as("not any KafkaException")
+        .isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+  }
+
   @Test
   void shouldAskTheProcessAboutItsOwnTransientFailures() {
     RuntimeException databaseDown = new IllegalStateException("ledger", new SQLException("connection refused"));

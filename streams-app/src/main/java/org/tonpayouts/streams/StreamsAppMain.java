@@ -146,7 +146,8 @@ public final class StreamsAppMain implements Callable<Integer> {
   }
 
   /**
-   * A failure to connect at all (SQLState class 08: refused, timed out, cut): the database may be
+   * A failure to connect at all (SQLState class 08: refused, timed out, cut) or a server going down
+   * or coming up (57P01 admin shutdown, 57P02 crash shutdown, 57P03 starting up): the database may be
    * on its way back. A refused password, a missing database or a failed TLS handshake is no reason
    * to wait.
    */
@@ -155,7 +156,8 @@ public final class StreamsAppMain implements Callable<Integer> {
       return false; // a TLS set-up the server refuses: waiting changes nothing
     }
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+      if (t instanceof SQLException sql && sql.getSQLState() != null
+          && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
         return true;
       }
     }

@@ -65,6 +65,10 @@ class LedgerStartupPatienceTest {
   void shouldTellAConnectionFailureFromOtherRefusals() {
     assertThat(StreamsAppMain.isConnectionFailure(new RuntimeException(new SQLException("refused", "08001"))))
         .isTrue();
+    assertThat(StreamsAppMain.isConnectionFailure(new SQLException("terminating connection due to administrator"
+        + " command", "57P01"))).as("PostgreSQL stopping").isTrue();
+    assertThat(StreamsAppMain.isConnectionFailure(new SQLException("the database system is starting up", "57P03")))
+        .isTrue();
     assertThat(StreamsAppMain.isConnectionFailure(new SQLException("password authentication failed", "28P01")))
         .isFalse();
     assertThat(StreamsAppMain.isConnectionFailure(new SQLException("database does not exist", "3D000"))).isFalse();

@@ -266,6 +266,16 @@ public final class ProviderPool implements TonApi, AutoCloseable {
   }
 
   @Override
+  public CompletableFuture<TonAddress> getJettonWalletAddress(TonAddress master, TonAddress owner) {
+    return read(api -> api.getJettonWalletAddress(master, owner));
+  }
+
+  @Override
+  public CompletableFuture<java.util.Optional<JettonWalletData>> getJettonWalletData(TonAddress jettonWallet) {
+    return read(api -> api.getJettonWalletData(jettonWallet));
+  }
+
+  @Override
   public CompletableFuture<Integer> getGlobalId() {
     return read(TonApi::getGlobalId);
   }

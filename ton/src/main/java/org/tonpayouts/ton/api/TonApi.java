@@ -82,4 +82,17 @@ public interface TonApi {
    * @param count 1 to {@link BlockTransactions#MAX_COUNT}
    */
   CompletableFuture<BlockTransactions> getBlockTransactions(BlockId block, BlockTransactions.After after, int count);
+
+  /**
+   * The jetton wallet of {@code owner} for the jetton whose master is {@code master}: the master's
+   * TEP-74 get-method {@code get_wallet_address(owner)}. The address exists whether or not the
+   * wallet is deployed yet.
+   */
+  CompletableFuture<TonAddress> getJettonWalletAddress(TonAddress master, TonAddress owner);
+
+  /**
+   * A jetton wallet's balance, owner and master (TEP-74 {@code get_wallet_data}); empty while the
+   * wallet is not deployed (it has never received jettons: its balance is zero).
+   */
+  CompletableFuture<java.util.Optional<JettonWalletData>> getJettonWalletData(TonAddress jettonWallet);
 }

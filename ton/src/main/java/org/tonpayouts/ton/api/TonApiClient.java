@@ -20,6 +20,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.cell.Boc;
+import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.wallet.WalletData;
 
 /**
@@ -39,6 +41,8 @@ import org.tonpayouts.ton.wallet.WalletData;
  * exception message.
  */
 public final class TonApiClient implements TonApi, AutoCloseable {
+  /** What a get-method on an account without code ends with (toncenter and devnet): not deployed. */
+  static final int UNINITIALIZED_EXIT_CODE = -13;
   private static final Logger log = LoggerFactory.getLogger(TonApiClient.class);
   private static final String API_KEY_HEADER = "X-API-Key";
   private static final int MAX_TRANSACTIONS_LIMIT = 100;
@@ -208,12 +212,54 @@ public final class TonApiClient implements TonApi, AutoCloseable {
 
   /** Runs a get-method with an empty stack ({@code runGetMethod}); a read, so retried like one. */
   public CompletableFuture<GetMethodResult> runGetMethod(TonAddress address, String getMethod) {
+    return runGetMethod(address, getMethod, null);
+  }
+
+  /** Runs a get-method with one slice argument (null: none), as toncenter takes it: {@code [["tvm.Slice", "<b64 BOC>"]]}. */
+  private CompletableFuture<GetMethodResult> runGetMethod(TonAddress address, String getMethod, TonCell slice) {
     String method = "runGetMethod";
     ObjectNode body = json.createObjectNode();
     body.put("address", address.toRaw());
     body.put("method", getMethod);
-    body.putArray("stack");
+    com.fasterxml.jackson.databind.node.ArrayNode stack = body.putArray("stack");
+    if (slice != null) {
+      stack.addArray().add("tvm.Slice").add(java.util.Base64.getEncoder().encodeToString(Boc.serialize(slice)));
+    }
     return calls.read(method, post(method, body), r -> parser.getMethodResult(method, r));
+  }
+
+  @Override
+  public CompletableFuture<TonAddress> getJettonWalletAddress(TonAddress master, TonAddress owner) {
+    Objects.requireNonNull(master, "master");
+    Objects.requireNonNull(owner, "owner");
+    return runGetMethod(master, "get_wallet_address", TonCell.builder().storeAddress(owner).endCell()).thenApply(r -> {
+      if (r.exitCode() != 0) {
+        throw new UnexpectedResponseException("runGetMethod", "get_wallet_address of " + master.toRaw()
+            + " ended with exit code " + r.exitCode() + (r.exitCode() == UNINITIALIZED_EXIT_CODE
+            ? ": no contract there, so no jetton master" : ""));
+      }
+      TonAddress wallet = r.address(0);
+      if (wallet == null) {
+        throw new UnexpectedResponseException("runGetMethod", "get_wallet_address of " + master.toRaw()
+            + " answered no address");
+      }
+      return wallet;
+    });
+  }
+
+  @Override
+  public CompletableFuture<java.util.Optional<JettonWalletData>> getJettonWalletData(TonAddress jettonWallet) {
+    Objects.requireNonNull(jettonWallet, "jettonWallet");
+    return runGetMethod(jettonWallet, "get_wallet_data").thenApply(r -> {
+      if (r.exitCode() == UNINITIALIZED_EXIT_CODE) {
+        return java.util.Optional.<JettonWalletData>empty();
+      }
+      if (r.exitCode() != 0) {
+        throw new UnexpectedResponseException("runGetMethod", "get_wallet_data of " + jettonWallet.toRaw()
+            + " ended with exit code " + r.exitCode());
+      }
+      return java.util.Optional.of(new JettonWalletData(r.number(0), r.address(1), r.address(2)));
+    });
   }
 
   @Override
