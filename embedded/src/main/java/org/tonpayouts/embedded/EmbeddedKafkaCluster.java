@@ -277,6 +277,10 @@ public final class EmbeddedKafkaCluster implements KafkaServers {
       CompletableFuture.allOf(startups.toArray(CompletableFuture[]::new))
           .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       awaitBrokers(runningIds());
+      // the cluster may still list a killed node until the controller fences it: ask each one itself
+      for (Node node : starting) {
+        awaitServing(node);
+      }
     } catch (ExecutionException e) {
       abandon(starting);
       throw new IllegalStateException("kafka nodes " + ids(starting) + " did not restart", e.getCause());
@@ -367,6 +371,36 @@ public final class EmbeddedKafkaCluster implements KafkaServers {
   /** Waits until exactly {@code expected} are the cluster's live (registered, unfenced) brokers. */
   private void awaitBrokers(List<Integer> expected) {
     awaitBrokers(admin, expected);
+  }
+
+  /**
+   * Until {@code node} itself answers a metadata request on its port, as a restarted broker does
+   * once it serves (the cluster's own view can still list a killed node before its fencing).
+   */
+  private static void awaitServing(Node node) {
+    long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+    try (Admin own = Admin.create(java.util.Map.of(
+        org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + node.brokerPort,
+        org.apache.kafka.clients.admin.AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000",
+        org.apache.kafka.clients.admin.AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "2000"))) {
+      RuntimeException last = null;
+      while (System.nanoTime() < deadline) {
+        try {
+          Collection<org.apache.kafka.common.Node> seen = own.describeCluster().nodes().get(2, TimeUnit.SECONDS);
+          if (seen.stream().anyMatch(n -> n.id() == node.id)) {
+            return;
+          }
+        } catch (ExecutionException | TimeoutException e) {
+          last = new IllegalStateException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for kafka node " + node.id, e);
+        }
+        sleepBriefly(); // polling with a deadline, not a guess at how long it takes
+      }
+      throw new IllegalStateException("kafka node " + node.id + " does not serve on port " + node.brokerPort
+          + " after " + ADMIN_TIMEOUT, last);
+    }
   }
 
   private static void awaitBrokers(Admin admin, List<Integer> expected) {
