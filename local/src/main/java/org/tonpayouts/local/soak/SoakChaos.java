@@ -9,14 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -27,7 +24,6 @@ import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.devnet.Devnet;
@@ -37,12 +33,11 @@ import org.tonpayouts.local.stack.ChildConfig;
 import org.tonpayouts.local.stack.ChildProcess;
 import org.tonpayouts.local.stack.Http;
 import org.tonpayouts.local.stack.StackRun;
-import org.tonpayouts.runtime.PayoutsConfig;
-import org.tonpayouts.schemas.Topics;
 
 /**
  * Carries out a {@link ChaosPlan} against a running stack on its own thread: kill -9 and restart
- * (state directory kept or wiped), SIGSTOP past the session timeout and SIGCONT (a zombie), foreign
+ * (state directory kept or wiped), SIGSTOP past the session timeout and SIGCONT (a zombie, by a
+ * {@link ZombieAct}; the infrastructure faults by an {@link InfrastructureChaos}), foreign
  * payments (front-runs of transfers to repeated payees by a {@link PayeeFrontRunner}), dust floods
  * (by a {@link DustFlooder}), and each process's devnet API node's faults (per-request rates from
  * the start, lag and latency episodes, transport-error kinds). Between acts it supervises: a child
@@ -51,22 +46,11 @@ import org.tonpayouts.schemas.Topics;
 final class SoakChaos implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SoakChaos.class);
   private static final Duration SUPERVISE_EVERY = Duration.ofMillis(250);
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
-  /** How slow the zombie's API node gets just before the pause: long enough that a round of it is waiting then. */
-  private static final Duration ZOMBIE_NODE_LATENCY = Duration.ofSeconds(3);
-  /** How long the zombie's wallets get early requests until one of its rounds waits for a wallet read. */
-  private static final Duration ZOMBIE_BAIT_TIMEOUT = Duration.ofSeconds(30);
-  /** The toncenter method of streams-app's wallet read (seqno, balance and node time in one answer). */
-  private static final String WALLET_READ = "getAddressInformation";
-  private static final Duration ZOMBIE_REJOIN_TIMEOUT = Duration.ofSeconds(60);
   private static final int STALE_BLOCKS = 2;
   private static final int EPISODE_STRETCH = 4;
   /** chain-poller's log line for a wallet scan cut short by its page budget, going on next round. */
   private static final String SCAN_CUT_SHORT = "scan stopped at page limit";
   private static final Pattern LOGGED_WALLET = Pattern.compile("wallet=(\\S+)");
-  private static final Pattern LOGGED_HASH = Pattern.compile(" hash=([0-9a-f]{64})");
-  /** Kafka Streams' transaction.timeout.ms under exactly-once (its default; the apps keep it). */
-  private static final Duration STREAMS_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
 
   /** A child that exited without being killed. */
   record UnexpectedExit(String child, long pid, int exitCode, List<String> lastLines) {}
@@ -89,8 +73,8 @@ final class SoakChaos implements AutoCloseable {
   private final Devnet devnet;
   private final ForeignSigner foreign;
   private final SoakLedger ledger;
-  private final PartitionOwnership ownership;
   private final InfrastructureChaos infrastructure;
+  private final ZombieAct zombieAct;
   private final SoakProducer producer;
   private final PayeeFrontRunner payees;
   private final DustFlooder dust;
@@ -126,9 +110,11 @@ final class SoakChaos implements AutoCloseable {
     this.devnet = run.stack().devnet().orElseThrow(() -> new IllegalStateException("the soak runs on devnet"));
     this.foreign = foreign;
     this.ledger = ledger;
-    this.ownership = new PartitionOwnership(run, ledger);
+    PartitionOwnership ownership = new PartitionOwnership(run, ledger);
     this.infrastructure = new InfrastructureChaos(plan, options, run, ownership, clock, out);
     this.producer = producer;
+    this.zombieAct = new ZombieAct(options, run, devnet, ledger, ownership, producer, clock, this::restartUnexpectedExits,
+        this::say);
     // the requests with a leg over the balance are there to fail that leg: aimed at, they would end otherwise
     java.util.Set<String> overBalance = producer.load().requestIds(SoakLoad.Kind.OVER_BALANCE);
     java.util.function.Predicate<String> aimable = requestId -> !overBalance.contains(requestId);
@@ -234,7 +220,7 @@ final class SoakChaos implements AutoCloseable {
     if (event instanceof ChaosPlan.Kill k) {
       kill(k);
     } else if (event instanceof ChaosPlan.Pause p) {
-      zombies.add(zombie(p));
+      zombies.add(zombieAct.pauseAndResume(p));
     } else if (event instanceof ChaosPlan.Foreign f) {
       long subwallet = run.wallets().subwalletId(f.walletIndex());
       if (f.frontRun()) {
@@ -309,192 +295,7 @@ final class SoakChaos implements AutoCloseable {
     run.processes().relaunch(k.child());
   }
 
-  /**
-   * Pauses a streams-app instance past its session timeout while a round of it waits for its API
-   * node (slowed for the moment), so that once resumed it goes on to record what it signed: the
-   * case fencing exists for. Waits until another instance took each of its partitions (the ledger
-   * shows a newer epoch), resumes it and collects what it did.
-   */
-  private ZombieEvidence zombie(ChaosPlan.Pause p) throws InterruptedException {
-    String name = chooseZombie(p.child());
-    ChildProcess zombie = run.processes().child(name);
-    String mark = PartitionOwnership.mark(zombie);
-    Map<Integer, Long> held = ownership.held(mark);
-
-    Faults nodeFaults = devnet.node(name).faults();
-    long latencyBefore = nodeFaults.settings().latencyMs();
-    nodeFaults.latency(ZOMBIE_NODE_LATENCY);
-    boolean roundWaiting = baitARound(name, nodeFaults, ownership.walletsOf(held.keySet()));
-    Instant pausedAt = clock.instant();
-    zombie.pause();
-    say("SIGSTOP %s (pid %d, partitions %s) until another instance takes them", name, zombie.pid(), held.keySet());
-    boolean takenOver = awaitTakeover(held, mark, pausedAt);
-    nodeFaults.latency(Duration.ofMillis(latencyBefore));
-    long logOffset = size(zombie.spec().logFile());
-    zombie.resume();
-    double paused = Duration.between(pausedAt, clock.instant()).toMillis() / 1000.0;
-    say("SIGCONT %s after %.1f s (partitions taken over: %s)", name, paused, takenOver ? "yes" : "NO");
-
-    List<String> lines = awaitRejoin(zombie, logOffset, mark);
-    List<String> loggedBeforeRetake = new ArrayList<>();
-    int fencedInLog = 0;
-    boolean retaken = false;
-    for (String line : lines) {
-      if (line.contains("partition taken") && line.contains(mark)) {
-        retaken = true;
-      } else if (line.contains("ledger intent recorded") && !retaken) {
-        Matcher hash = LOGGED_HASH.matcher(line);
-        loggedBeforeRetake.add(hash.find() ? hash.group(1) : "");
-      }
-      if (line.contains("refusal=FENCED")) {
-        fencedInLog++;
-      }
-    }
-    int intentsBeforeRetake = zombieWrites(loggedBeforeRetake, pausedAt);
-    List<String> refused = ledger.fencedRefusals().stream().filter(f -> !f.at().isBefore(pausedAt))
-        .map(SoakLedger.Fenced::messageHash).toList();
-    ZombieEvidence evidence = new ZombieEvidence(name, zombie.pid(), List.copyOf(held.keySet()), paused, roundWaiting,
-        takenOver, intentsBeforeRetake, fencedInLog, fencedMetric(zombie), refused);
-    log.info("zombie evidence {}", evidence);
-    return evidence;
-  }
-
-  /**
-   * Of the intents the zombie logged as recorded after its resume and before it took a partition
-   * again, those it began to record after it was paused: a zombie's writes. The others began before
-   * the SIGSTOP, while it still owned their partition, and their transaction committed at the
-   * ledger while the process stood still (the takeover waited for it on the owners' row lock); only
-   * their log line came after the resume. A line without a hash in the ledger counts too.
-   */
-  private int zombieWrites(List<String> loggedHashes, Instant pausedAt) {
-    if (loggedHashes.isEmpty()) {
-      return 0;
-    }
-    Map<String, Instant> createdAt = ledger.createdAt(loggedHashes);
-    int writes = 0;
-    for (String hash : loggedHashes) {
-      Instant at = createdAt.get(hash);
-      if (at == null || !at.isBefore(pausedAt)) {
-        writes++;
-      } else {
-        log.info("zombie intent logged after the resume was recorded before the pause hash={} created_at={}"
-            + " paused_at={}", hash, at, pausedAt);
-      }
-    }
-    return writes;
-  }
-
-  /**
-   * Gives the zombie's wallets work (the load's own next requests, produced early) until one of its
-   * issuing rounds waits for a wallet read at its slowed API node: paused then, it resumes with a
-   * signed message to record, the write fencing must refuse. Without that wait a pause could fall
-   * between rounds, and the episode would prove nothing.
-   *
-   * @return whether a round was seen waiting (false: it is paused anyway, and the report says so)
-   */
-  private boolean baitARound(String name, Faults nodeFaults, Set<Long> wallets) throws InterruptedException {
-    long deadline = clock.millis() + ZOMBIE_BAIT_TIMEOUT.toMillis();
-    long produceAgainAt = 0;
-    int early = 0;
-    while (clock.millis() < deadline) {
-      if (nodeFaults.waitingInLatency(WALLET_READ) > 0) {
-        log.info("zombie bait taken child={} requests_produced_early={}", name, early);
-        return true;
-      }
-      if (clock.millis() >= produceAgainAt) {
-        early += producer.produceEarly(wallets);
-        produceAgainAt = clock.millis() + ZOMBIE_NODE_LATENCY.toMillis();
-      }
-      Thread.sleep(10);
-    }
-    log.warn("zombie bait not taken: no wallet read of child={} waited at its API node within {} s "
-        + "requests_produced_early={}", name, ZOMBIE_BAIT_TIMEOUT.toSeconds(), early);
-    return false;
-  }
-
-  /**
-   * The instance to pause: the planned one, or another, as long as it holds a partition (one just
-   * restarted may hold none yet) and every other instance is up to take its partitions over.
-   */
-  private String chooseZombie(String planned) throws InterruptedException {
-    List<String> candidates = new ArrayList<>(run.instances().streamsAppNames());
-    candidates.remove(planned);
-    candidates.add(0, planned);
-    long deadline = clock.millis() + READY_TIMEOUT.toMillis();
-    while (clock.millis() < deadline) {
-      restartUnexpectedExits();
-      for (String name : candidates) {
-        ChildProcess c = run.processes().child(name);
-        boolean othersReady = candidates.stream().filter(n -> !n.equals(name)).map(n -> run.processes().child(n))
-            .allMatch(o -> o.isAlive() && Http.isOk(o.spec().opsUrl("/health/ready")));
-        if (c.isAlive() && othersReady && !ownership.held(PartitionOwnership.mark(c)).isEmpty()) {
-          return name;
-        }
-      }
-      Thread.sleep(SUPERVISE_EVERY.toMillis());
-    }
-    log.warn("no streams-app instance held a partition with the others ready within {} s; pausing {} anyway",
-        READY_TIMEOUT.toSeconds(), planned);
-    return planned;
-  }
-
-  /**
-   * Until every partition the zombie held has a newer epoch with another owner, and the pause has
-   * lasted past both the session timeout and Kafka Streams' transaction timeout (10 s with
-   * exactly-once), so the zombie's open transaction was aborted under it too.
-   */
-  private boolean awaitTakeover(Map<Integer, Long> held, String mark, Instant pausedAt) throws InterruptedException {
-    Duration session = options.sessionTimeout();
-    long atLeast = pausedAt.toEpochMilli() + Math.max(session.toMillis(), STREAMS_TRANSACTION_TIMEOUT.toMillis())
-        + 5_000;
-    long deadline = pausedAt.toEpochMilli() + session.multipliedBy(3).toMillis() + 60_000;
-    while (clock.millis() < deadline) {
-      if (clock.millis() < atLeast) {
-        Thread.sleep(SUPERVISE_EVERY.toMillis());
-        continue;
-      }
-      if (held.isEmpty()) {
-        return true;
-      } else {
-        List<SoakLedger.Owner> owners = ledger.owners();
-        boolean all = held.entrySet().stream().allMatch(h -> owners.stream().anyMatch(o ->
-            o.partition() == h.getKey() && o.epoch() > h.getValue() && !o.owner().contains(mark)));
-        if (all) {
-          return true;
-        }
-      }
-      Thread.sleep(SUPERVISE_EVERY.toMillis());
-    }
-    return false;
-  }
-
-  /** The zombie's log lines since the resume, once it took a partition again (or after a minute). */
-  private List<String> awaitRejoin(ChildProcess zombie, long offset, String mark) throws InterruptedException {
-    long deadline = clock.millis() + ZOMBIE_REJOIN_TIMEOUT.toMillis();
-    while (true) {
-      List<String> lines = linesFrom(zombie.spec().logFile(), offset);
-      boolean rejoined = lines.stream().anyMatch(l -> l.contains("partition taken") && l.contains(mark));
-      if (rejoined || clock.millis() > deadline || !zombie.isAlive()) {
-        return lines;
-      }
-      Thread.sleep(SUPERVISE_EVERY.toMillis());
-    }
-  }
-
-  private static OptionalDouble fencedMetric(ChildProcess child) {
-    try {
-      String body = Http.get(child.spec().opsUrl("/metrics")).body();
-      return body.lines().filter(l -> l.startsWith("ton_tx_fenced_total"))
-          .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst();
-    } catch (IOException | RuntimeException e) {
-      return OptionalDouble.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return OptionalDouble.empty();
-    }
-  }
-
-  private static long size(Path file) {
+  static long size(Path file) {
     try {
       return Files.exists(file) ? Files.size(file) : 0;
     } catch (IOException e) {
@@ -502,7 +303,7 @@ final class SoakChaos implements AutoCloseable {
     }
   }
 
-  private static List<String> linesFrom(Path file, long offset) {
+  static List<String> linesFrom(Path file, long offset) {
     try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
       long length = f.length();
       if (length <= offset) {

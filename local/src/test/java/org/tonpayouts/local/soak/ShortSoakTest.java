@@ -28,7 +28,7 @@ import org.tonpayouts.schemas.SettlementStatus;
  * every devnet fault fires at 5 %, a foreign signer pays repeated payees of ours ahead of our
  * transfers to them (issue 28), one wallet is flooded with dust right after a chain-poller
  * kill and for 40 s after, and, on a cluster of three Kafka nodes, a node is killed, PostgreSQL is
- * stopped and frozen, and a process's own API node goes down (issue 27). One run (about three
+ * stopped, and a process's own API node goes down (issue 27). One run (about three
  * minutes on two cores) feeds every test below: the auditor found nothing, and the chaos really
  * happened.
  *
@@ -41,8 +41,12 @@ class ShortSoakTest {
   /** 600 at once (more than a chain-poller's 16 pages of 32 per round), then 1,000 a minute for 40 s. */
   private static final SoakOptions.Dust DUST = new SoakOptions.Dust(1, 600, 1_000, Duration.ofSeconds(40));
 
-  /** One broker kill -9, one PostgreSQL stop of 5 s, one freeze of 15 s, one provider outage of 20 s (issue 27). */
-  private static final SoakOptions.Infrastructure INFRASTRUCTURE = new SoakOptions.Infrastructure(1, 0, 1, 1, 1,
+  /**
+   * One broker kill -9, one PostgreSQL stop of 5 s, one provider outage of 20 s (issue 27). No
+   * freeze here: its 30 s stall of every wallet, in a 60 s window, leaves the zombie's bait and the
+   * front-runs nothing in flight to aim at too often; the long soak has them (docs/soak.md).
+   */
+  private static final SoakOptions.Infrastructure INFRASTRUCTURE = new SoakOptions.Infrastructure(1, 0, 1, 0, 1,
       Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofSeconds(20));
 
   private SoakReport report;
@@ -130,21 +134,18 @@ class ShortSoakTest {
   /**
    * Issue 27: the soak stands on a cluster of three Kafka nodes, and what the apps stand on fails
    * under load: a node killed with kill -9 (child JVMs) and restarted, PostgreSQL stopped and
-   * started, PostgreSQL frozen past Kafka Streams' transaction timeout, and a process's own API
-   * node down while its backup carries on. No process exits by itself, nothing is lost or paid
+   * started, and a process's own API node down while its backup carries on. No process exits by itself, nothing is lost or paid
    * twice (the audit above), and settlements come again after each fault.
    */
   @Test
-  void shouldSurviveABrokerKillALedgerStopAndFreezeAndAProviderOutage() {
+  void shouldSurviveABrokerKillALedgerStopAndAProviderOutage() {
     List<InfrastructureChaos.Episode> episodes = report.chaos().infrastructure();
     assertThat(episodes).as("%s", printed).extracting(InfrastructureChaos.Episode::kind).containsExactlyInAnyOrder(
-        InfrastructureChaos.BROKER_KILL, InfrastructureChaos.LEDGER_STOP, InfrastructureChaos.LEDGER_PAUSE,
-        InfrastructureChaos.PROVIDER_OUTAGE);
+        InfrastructureChaos.BROKER_KILL, InfrastructureChaos.LEDGER_STOP, InfrastructureChaos.PROVIDER_OUTAGE);
     assertThat(report.faultCounts()).as("the provider refused requests while down")
         .hasEntrySatisfying("refused in a provider outage (503)", n -> assertThat(n).isPositive());
     assertThat(report.recoveries()).extracting(RecoveryTimes::kind).containsExactlyInAnyOrder(
-        InfrastructureChaos.BROKER_KILL, InfrastructureChaos.LEDGER_STOP, InfrastructureChaos.LEDGER_PAUSE,
-        InfrastructureChaos.PROVIDER_OUTAGE);
+        InfrastructureChaos.BROKER_KILL, InfrastructureChaos.LEDGER_STOP, InfrastructureChaos.PROVIDER_OUTAGE);
     assertThat(report.recoveries()).as("a settlement came after every fault: %s", printed)
         .allSatisfy(r -> assertThat(r.withoutSettlementAfter()).isZero());
     assertThat(printed).contains("recovery p50");
