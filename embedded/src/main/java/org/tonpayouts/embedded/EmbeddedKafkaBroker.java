@@ -174,20 +174,6 @@ public final class EmbeddedKafkaBroker implements KafkaServers {
     return admin;
   }
 
-  /** Creates one topic (replication factor 1); see {@link #createTopics(Map)}. */
-  public void createTopic(String name, int partitions) {
-    createTopics(Map.of(name, partitions));
-  }
-
-  /**
-   * Creates topics with the given partition counts and waits until the controller has them. A topic
-   * that already exists with the same partition count is fine (a restarted local stack); with a
-   * different count it is an error, since keying by wallet depends on the partition count.
-   */
-  public void createTopics(Map<String, Integer> partitionsByTopic) {
-    createTopics(admin, partitionsByTopic);
-  }
-
   /** {@link #createTopics(Map)} through any admin client; the cluster's default replication applies. */
   static void createTopics(Admin admin, Map<String, Integer> partitionsByTopic) {
     List<NewTopic> topics = new ArrayList<>();

@@ -138,20 +138,6 @@ public final class EmbeddedKafkaCluster implements KafkaServers {
     return admin;
   }
 
-  /** Creates one topic with replication factor 3; see {@link #createTopics(Map)}. */
-  public void createTopic(String name, int partitions) {
-    createTopics(Map.of(name, partitions));
-  }
-
-  /**
-   * Creates topics (replication factor 3, {@code min.insync.replicas} 2) as {@link
-   * EmbeddedKafkaBroker#createTopics(Map)} does: an existing topic with the same partition count is
-   * fine.
-   */
-  public void createTopics(Map<String, Integer> partitionsByTopic) {
-    EmbeddedKafkaBroker.createTopics(admin, partitionsByTopic);
-  }
-
   /** The node id leading {@code topic}'s partition {@code partition}, as the controller last decided. */
   public int leaderOf(String topic, int partition) {
     TopicPartitionInfo info = partitionInfo(new TopicPartition(topic, partition));

@@ -130,7 +130,7 @@ public final class StreamsAppMain implements Callable<Integer> {
     // a ledger that does not take connections yet (restarting, failing over, frozen) is waited for
     return ledgerReady(config, () -> StartupPatience.retry(() -> Ledger.pooledDataSource(config.postgresUrl(),
             config.postgresUser(), password, LedgerPoolSettings.of(config, LEDGER_POOL_SIZE)),
-        StreamsAppMain::isConnectionFailure, LEDGER_STARTUP_PATIENCE, "ledger database", config.postgresUrl()));
+        StreamsAppMain::isConnectionFailure, LEDGER_STARTUP_PATIENCE, "ledger database", ledgerServer(config)));
   }
 
   /**
@@ -142,7 +142,14 @@ public final class StreamsAppMain implements Callable<Integer> {
     StartupPatience.retry(() -> {
       StreamsApp.prepareSchema(config, dataSource);
       return null;
-    }, StreamsAppMain::isConnectionFailure, LEDGER_STARTUP_PATIENCE, "ledger schema", config.postgresUrl());
+    }, StreamsAppMain::isConnectionFailure, LEDGER_STARTUP_PATIENCE, "ledger schema", ledgerServer(config));
+  }
+
+  /** The ledger's URL without its parameters, for the patience's log lines (a parameter may hold a password). */
+  private static String ledgerServer(PayoutsConfig config) {
+    String url = config.postgresUrl();
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query);
   }
 
   /**
