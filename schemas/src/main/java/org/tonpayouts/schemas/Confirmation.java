@@ -25,6 +25,10 @@ import java.time.Instant;
  * @param evidenceUtime the API node's own time ({@code sync_utime}) of the state the verdict rests
  *     on; required for EXPIRED, which is only ever concluded once that time passed validUntil
  * @param returnedNano for BOUNCED, the nanotons that came back; null otherwise
+ * @param jetton for a jetton transfer, the jetton wallets' transactions: a CONFIRMED one names the
+ *     receiver's acceptance ({@link JettonDelivery#delivered}), a FAILED one the jetton wallet that
+ *     threw; null for a TON transfer (and for a jetton transfer's verdicts from the wallet alone:
+ *     EXPIRED, a skipped send)
  */
 public record Confirmation(
     int schemaVersion,
@@ -41,7 +45,8 @@ public record Confirmation(
     String reason,
     Instant observedAt,
     Long evidenceUtime,
-    @JsonLongAsString Long returnedNano) {
+    @JsonLongAsString Long returnedNano,
+    JettonDelivery jetton) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -76,6 +81,9 @@ public record Confirmation(
       Check.present(txHash, "txHash of a BOUNCED confirmation");
       Check.present(returnedNano, "returnedNano of a BOUNCED confirmation");
     }
+    if (jetton != null && status == ConfirmationStatus.CONFIRMED && !jetton.delivered()) {
+      throw new IllegalArgumentException("a CONFIRMED jetton verdict names the receiver's acceptance");
+    }
   }
 
   /** A confirmation in the current schema version (arguments in record order). */
@@ -84,7 +92,13 @@ public record Confirmation(
       ConfirmationStatus status, String txHash, Long lt, Long utime, Long feeNano, String reason,
       Instant observedAt, Long evidenceUtime, Long returnedNano) {
     return new Confirmation(SCHEMA_VERSION, requestId, transferId, subwalletId, messageHash, seqno,
-        status, txHash, lt, utime, feeNano, reason, observedAt, evidenceUtime, returnedNano);
+        status, txHash, lt, utime, feeNano, reason, observedAt, evidenceUtime, returnedNano, null);
+  }
+
+  /** This verdict with the jetton wallets' transactions of a jetton transfer. */
+  public Confirmation withJetton(JettonDelivery delivery) {
+    return new Confirmation(schemaVersion, requestId, transferId, subwalletId, messageHash, seqno, status, txHash, lt,
+        utime, feeNano, reason, observedAt, evidenceUtime, returnedNano, delivery);
   }
 
   /** A verdict that rests on a transaction (CONFIRMED, FAILED) or on nothing of the node's time. */

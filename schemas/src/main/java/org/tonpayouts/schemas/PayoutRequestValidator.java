@@ -186,12 +186,35 @@ public final class PayoutRequestValidator {
     }
 
     try {
-      return new ValidationResult.Valid(mapper.treeToValue(node, PayoutRequest.class));
+      return new ValidationResult.Valid(mapper.treeToValue(withJettonAmountsUnattached(node), PayoutRequest.class));
     } catch (JsonMappingException e) {
       return invalid(mappingProblem(node, e));
     } catch (JsonProcessingException | IllegalArgumentException e) {
       return invalid("$: " + e.getMessage());
     }
+  }
+
+  /**
+   * The request with {@code "amountNano": "0"} in each jetton transfer, which the schema requires
+   * to leave it out: the record's amount is the TON the message carries, which intake attaches from
+   * the jetton's configuration (0 until then), and the strict reader refuses an absent amount.
+   */
+  private JsonNode withJettonAmountsUnattached(JsonNode node) {
+    JsonNode transfers = node.path("transfers");
+    boolean anyJetton = false;
+    for (JsonNode t : transfers) {
+      anyJetton |= t.has("jetton");
+    }
+    if (!anyJetton) {
+      return node;
+    }
+    ObjectNode copy = node.deepCopy();
+    for (JsonNode t : copy.path("transfers")) {
+      if (t.has("jetton")) {
+        ((ObjectNode) t).put("amountNano", "0");
+      }
+    }
+    return copy;
   }
 
   /**

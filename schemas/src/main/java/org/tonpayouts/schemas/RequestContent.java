@@ -15,7 +15,8 @@ import java.util.Objects;
  * names the fields a producer team must look at.
  *
  * <p>The content is the paying wallet and, per transfer in order, its id, kind, destination (as
- * written), amount, comment and bounce flag. {@code createdAt} and {@code schemaVersion} are not
+ * written), amount (for a jetton transfer the jetton's master and amount, not the TON intake
+ * attaches), comment and bounce flag. {@code createdAt} and {@code schemaVersion} are not
  * part of it: a producer that re-sends a request after a timeout may stamp it anew.
  */
 public final class RequestContent {
@@ -30,7 +31,15 @@ public final class RequestContent {
       field(canonical, t.transferId());
       field(canonical, t.kind().name());
       field(canonical, t.destination());
-      field(canonical, Long.toString(t.amountNano()));
+      if (t.paysJetton()) {
+        // the jetton and its amount, never the TON attached: intake sets that from the configuration,
+        // so a copy read after a configuration change is still the same request
+        field(canonical, "\u0000jetton");
+        field(canonical, t.jetton().master());
+        field(canonical, t.jetton().amount().toString());
+      } else {
+        field(canonical, Long.toString(t.amountNano()));
+      }
       field(canonical, t.comment() == null ? "\u0000none" : t.comment());
       field(canonical, t.bounce() == null ? "\u0000default" : t.bounce().toString());
     }
@@ -65,7 +74,17 @@ public final class RequestContent {
       differ(diffs, at + "transferId", a.transferId(), b.transferId());
       differ(diffs, at + "kind", a.kind(), b.kind());
       differ(diffs, at + "destination", a.destination(), b.destination());
-      differ(diffs, at + "amountNano", a.amountNano(), b.amountNano());
+      if (a.paysJetton() || b.paysJetton()) {
+        differ(diffs, at + "jetton.master", a.paysJetton() ? a.jetton().master() : null,
+            b.paysJetton() ? b.jetton().master() : null);
+        differ(diffs, at + "jetton.amount", a.paysJetton() ? a.jetton().amount() : null,
+            b.paysJetton() ? b.jetton().amount() : null);
+        if (!a.paysJetton() || !b.paysJetton()) {
+          differ(diffs, at + "amountNano", a.paysJetton() ? null : a.amountNano(), b.paysJetton() ? null : b.amountNano());
+        }
+      } else {
+        differ(diffs, at + "amountNano", a.amountNano(), b.amountNano());
+      }
       differ(diffs, at + "comment", a.comment(), b.comment());
       differ(diffs, at + "bounce", a.bounce(), b.bounce());
     }

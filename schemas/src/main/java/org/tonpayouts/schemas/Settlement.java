@@ -14,7 +14,9 @@ import java.time.Instant;
  * @param subwalletId paying subwallet; also the record key
  * @param kind the requested kind, copied for bookkeeping
  * @param destination destination address as requested
- * @param amountNano nanotons requested, positive; written as a JSON string
+ * @param amountNano nanotons requested, positive; written as a JSON string. For a jetton transfer:
+ *     the TON its message carried to our jetton wallet (from the configuration), most of which
+ *     comes back as excesses; the payout itself is {@code jetton}
  * @param status the outcome; {@code SETTLED} carries txHash and lt, every other status a reason
  * @param txHash hash of the wallet transaction that paid (64 lowercase hex), or null
  * @param lt logical time of that transaction, or null; written as a JSON string
@@ -27,6 +29,9 @@ import java.time.Instant;
  * @param returnedNano for BOUNCED, the nanotons that came back to the wallet; null otherwise
  * @param resolution set only on the settlement an operator's resolution publishes: it follows a
  *     RECONCILIATION_REQUIRED settlement of the same transfer and replaces it (SETTLED or FAILED)
+ * @param jetton for a jetton transfer, the jetton and amount requested; null for a TON transfer
+ * @param jettonDelivery for a jetton transfer the chain decided, every jetton wallet transaction
+ *     of it ({@link JettonDelivery}); null otherwise
  */
 public record Settlement(
     int schemaVersion,
@@ -47,7 +52,9 @@ public record Settlement(
     Instant requestedAt,
     Instant settledAt,
     @JsonLongAsString Long returnedNano,
-    Resolution resolution) {
+    Resolution resolution,
+    JettonAmount jetton,
+    JettonDelivery jettonDelivery) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -92,7 +99,14 @@ public record Settlement(
       Instant settledAt) {
     return new Settlement(SCHEMA_VERSION, requestId, transferId, transferIndex, subwalletId, kind,
         destination, amountNano, status, txHash, lt, seqno, feeNano, messageHash, reason,
-        requestedAt, settledAt, null, null);
+        requestedAt, settledAt, null, null, null, null);
+  }
+
+  /** This settlement of a jetton transfer: the jetton asked for and, when the chain decided, its transactions. */
+  public Settlement withJetton(JettonAmount asked, JettonDelivery delivery) {
+    return new Settlement(schemaVersion, requestId, transferId, transferIndex, subwalletId, kind, destination,
+        amountNano, status, txHash, lt, seqno, feeNano, messageHash, reason, requestedAt, settledAt, returnedNano,
+        resolution, asked, delivery);
   }
 
   /** This settlement as a BOUNCED correction: the bounce transaction and what came back. */
@@ -102,7 +116,7 @@ public record Settlement(
       String messageHash, long returnedNano, String reason, Instant requestedAt, Instant settledAt) {
     return new Settlement(SCHEMA_VERSION, requestId, transferId, transferIndex, subwalletId, kind,
         destination, amountNano, SettlementStatus.BOUNCED, bounceTxHash, bounceLt, seqno, null,
-        messageHash, reason, requestedAt, settledAt, returnedNano, null);
+        messageHash, reason, requestedAt, settledAt, returnedNano, null, null, null);
   }
 
   /** This settlement as the outcome of an operator's {@code resolution} (SETTLED or FAILED). */
@@ -110,7 +124,7 @@ public record Settlement(
     Check.present(resolution, "resolution");
     return new Settlement(schemaVersion, requestId, transferId, transferIndex, subwalletId, kind, destination,
         amountNano, status, txHash, lt, seqno, feeNano, messageHash, reason, requestedAt, settledAt, returnedNano,
-        resolution);
+        resolution, jetton, jettonDelivery);
   }
 
   /**
@@ -120,8 +134,9 @@ public record Settlement(
   public static Settlement aborted(
       PayoutRequest request, int transferIndex, String reason, Instant settledAt) {
     TransferRequest t = request.transfer(transferIndex);
-    return of(request.requestId(), t.transferId(), transferIndex, request.subwalletId(), t.kind(),
+    Settlement aborted = of(request.requestId(), t.transferId(), transferIndex, request.subwalletId(), t.kind(),
         t.destination(), t.amountNano(), SettlementStatus.ABORTED, null, null, null, null, null,
         reason, request.createdAt(), settledAt);
+    return t.paysJetton() ? aborted.withJetton(t.jetton(), null) : aborted;
   }
 }

@@ -32,6 +32,9 @@ import java.util.List;
  * @param recheck true when streams-app asks the poller to establish the transfer's outcome from
  *     the chain again (its seqno moved past the transfer without a verdict, or no verdict came in
  *     time): the poller re-derives it even if it remembers a verdict for this hash
+ * @param jetton for a jetton transfer, what the poller follows after the wallet's message (which
+ *     goes to {@code jetton.senderJettonWallet} with {@code amountNano} attached, not to
+ *     {@code destination}); null for a TON transfer
  */
 public record Submission(
     int schemaVersion,
@@ -51,7 +54,8 @@ public record Submission(
     List<String> transferHashes,
     Instant firstSubmittedAt,
     boolean bounce,
-    boolean recheck) {
+    boolean recheck,
+    JettonOrder jetton) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -89,7 +93,19 @@ public record Submission(
       List<String> transferHashes, Instant firstSubmittedAt, boolean bounce, boolean recheck) {
     return new Submission(SCHEMA_VERSION, requestId, transferId, transferIndex, subwalletId,
         walletAddress, seqno, messageHash, normalizedHash, validUntil, destination, amountNano,
-        attempt, submittedAt, transferHashes, firstSubmittedAt, bounce, recheck);
+        attempt, submittedAt, transferHashes, firstSubmittedAt, bounce, recheck, null);
+  }
+
+  /** This submission as one of a jetton transfer. */
+  public Submission withJetton(JettonOrder order) {
+    return new Submission(schemaVersion, requestId, transferId, transferIndex, subwalletId,
+        walletAddress, seqno, messageHash, normalizedHash, validUntil, destination, amountNano,
+        attempt, submittedAt, transferHashes, firstSubmittedAt, bounce, recheck, order);
+  }
+
+  /** Where the wallet's own message goes: our jetton wallet for a jetton transfer, else the destination. */
+  public String messageDestination() {
+    return jetton == null ? destination : jetton.senderJettonWallet();
   }
 
   /** The first message of a transfer: its own hash is the transfer's only one so far. */
@@ -106,6 +122,6 @@ public record Submission(
   public Submission asRecheck(Instant at) {
     return new Submission(schemaVersion, requestId, transferId, transferIndex, subwalletId,
         walletAddress, seqno, messageHash, normalizedHash, validUntil, destination, amountNano,
-        attempt, at, transferHashes, firstSubmittedAt, bounce, true);
+        attempt, at, transferHashes, firstSubmittedAt, bounce, true, jetton);
   }
 }
