@@ -85,12 +85,12 @@ public final class TransferSigner {
     return signed;
   }
 
-  /** An order as the wallet sends it: {@code src} addr_none, no fees or times, no init, the comment as body. */
+  /** An order as the wallet sends it: {@code src} addr_none, no fees or times, no init, its body (a comment's cell, or its own). */
   static TonCell internalMessage(TransferOrder order) {
     CellWriter b = MessageCells.internalInfo(order.bounce(), false, null, order.destination(), order.amountNano(),
         0, 0, 0, 0)
         .storeBit(false);                    // init: nothing
-    return MessageCells.storeEither(b, order.comment() == null ? null : TextComment.encode(order.comment())).endCell();
+    return MessageCells.storeEither(b, order.bodyCell()).endCell();
   }
 
   private static String hex(byte[] bytes) {
