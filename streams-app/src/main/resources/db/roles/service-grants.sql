@@ -19,3 +19,5 @@ grant update (decision, decided_by, decided_from, decided_at, decision_note, aud
     to ${service};
 -- the spend caps (V16): buckets are a ring overwritten in place, holds are kept once passed
 grant select, insert, update on spend_buckets, spend_holds to ${service};
+-- jetton payouts (V18): a subwallet's jetton wallet per master, resolved once and kept
+grant select, insert on jetton_wallets to ${service};

@@ -22,6 +22,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 import org.tonpayouts.runtime.caps.SpendCapList;
 import org.tonpayouts.runtime.caps.SpendCaps;
+import org.tonpayouts.runtime.jettons.JettonCatalog;
 import org.tonpayouts.ton.api.ProviderPool;
 import org.tonpayouts.ton.api.TonApiConfig;
 import org.tonpayouts.ton.keys.SecretFiles;
@@ -737,6 +738,36 @@ public final class PayoutsConfig extends AbstractConfig {
   /** {@value #SPEND_CAP_RECHECK_MS_CONFIG}. */
   public Duration spendCapRecheck() {
     return Duration.ofMillis(getLong(SPEND_CAP_RECHECK_MS_CONFIG));
+  }
+
+  // ---- issue 26: jetton payouts, in a block of its own so keys merge cleanly ----
+  public static final String JETTONS_CONFIG = "jettons";
+  private static final String JETTONS_DOC =
+      "The jettons (TEP-74 tokens, e.g. USDT) this deployment pays; a request for any other jetton master is"
+          + " rejected at intake. Entries separated by ';', each the jetton's symbol then key=value fields:"
+          + " master=<jetton master address> (required), decimals=<n> (required, for display), max.transfer=<base"
+          + " units> (required: the largest transfer), max.request=<base units> (default 4 x max.transfer: the"
+          + " largest sum of the jetton's transfers in one request), attach.nano=<nanotons> (default 50000000: TON"
+          + " the wallet's message carries to its jetton wallet, paying both jetton wallets' fees and the forward;"
+          + " the rest comes back as excesses), forward.nano=<nanotons> (default 1: TON forwarded to the recipient"
+          + " with the transfer notification and the comment; 0: no notification). E.g. USDT"
+          + " master=EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs decimals=6 max.transfer=10000000000."
+          + " Empty: TON only.";
+
+  static {
+    CONFIG.define(JETTONS_CONFIG, Type.STRING, "", ConfigDef.LambdaValidator.with((name, value) -> {
+      try {
+        JettonCatalog.parse(name, value == null ? "" : value.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(e.getMessage());
+      }
+    }, () -> "SYMBOL master=<address> decimals=<n> max.transfer=<units> [...][; ...]; empty: TON only"),
+        Importance.HIGH, JETTONS_DOC);
+  }
+
+  /** {@value #JETTONS_CONFIG}. */
+  public JettonCatalog jettons() {
+    return JettonCatalog.parse(JETTONS_CONFIG, getString(JETTONS_CONFIG));
   }
 
   // ---- Kafka client settings: kafka.<client key> passed to every Kafka client (KafkaClientSettings) ----

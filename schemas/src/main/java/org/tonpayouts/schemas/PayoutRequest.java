@@ -65,4 +65,22 @@ public record PayoutRequest(
   public String walletKey() {
     return Topics.walletKey(subwalletId);
   }
+
+  /**
+   * The TEP-74 {@code query_id} of transfer {@code index} when it pays a jetton: derived from the
+   * requestId (unique across the deployment) and the index, so every attempt carries the same one
+   * and the ledger records, with the transfer's first intent, the one its messages carry. 63 bits
+   * of SHA-256: two transfers of one subwallet share one with a chance of 2^-63, and the poller
+   * checks the sender jetton wallet as well, never the query_id alone.
+   */
+  public long jettonQueryId(int index) {
+    try {
+      byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(
+          ("tonpayouts jetton query_id\u0000" + requestId + "\u0000" + index)
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.nio.ByteBuffer.wrap(digest).getLong() & Long.MAX_VALUE;
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
 }

@@ -37,6 +37,7 @@ import org.tonpayouts.streams.validation.DestinationPolicy;
 import org.tonpayouts.streams.validation.RequestRules;
 import org.tonpayouts.streams.validation.RequestValidationProcessor;
 import org.tonpayouts.streams.wallet.IssuingRound;
+import org.tonpayouts.streams.wallet.JettonIssuing;
 import org.tonpayouts.streams.wallet.PauseWatch;
 import org.tonpayouts.streams.wallet.WalletIo;
 import org.tonpayouts.streams.wallet.WalletTxDependencies;
@@ -163,7 +164,11 @@ public final class StreamsApp implements AutoCloseable {
     PauseWatch pauses = PauseWatch.start(ledger, config.pauseRefresh(), metrics);
     IssuingRound round = new IssuingRound(api, signer, ledger, clock, new IssuingRound.Settings(config.validUntilTtl(),
         config.seqnoFetchTimeout(), config.feeReserveNano(), config.maxAttempts(), config.spendCapRecheck()), metrics,
-        sends, pauses);
+        sends, pauses, new JettonIssuing(api, ledger.jettonWallets(), config.jettons()));
+    if (!config.jettons().isEmpty()) {
+      log.info("jettons paid {}", config.jettons().all().stream().map(j -> j.symbol() + " master=" + j.master().toRaw()
+          + " attach_nano=" + j.attachNano() + " forward_nano=" + j.forwardTonNano()).toList());
+    }
     if (config.spendCaps().any()) {
       // a ledger read per scrape, only where caps can hold anything (a deployment without caps reads nothing)
       metrics.spendHolds(() -> ledger.holds().waitingCount());

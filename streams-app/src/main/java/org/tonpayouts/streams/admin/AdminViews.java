@@ -1,5 +1,8 @@
 package org.tonpayouts.streams.admin;
 
+import org.tonpayouts.schemas.JettonAmount;
+import org.tonpayouts.schemas.JettonDelivery;
+
 import java.time.Instant;
 import java.util.List;
 import org.tonpayouts.schemas.Settlement;
@@ -33,12 +36,18 @@ final class AdminViews {
   record Transfer(String requestId, String transferId, int transferIndex, String kind, long subwalletId,
                   String walletAddress, String destination, String amountNano, Long seqno, int attempts, String status,
                   String reason, String messageHash, String txHash, String bounceTxHash, String returnedNano,
-                  Instant requestedAt, Instant createdAt, Instant updatedAt, Instant settledAt) {
+                  Instant requestedAt, Instant createdAt, Instant updatedAt, Instant settledAt, JettonAmount jetton,
+                  String jettonQueryId, JettonDelivery jettonDelivery) {
+    /**
+     * @param t the ledger's row; a jetton transfer's {@code jetton} is what it pays ({@code amountNano}
+     *     the TON attached), {@code jettonQueryId} its query_id and {@code jettonDelivery} the jetton
+     *     wallets' transactions of its verdict, beside {@code txHash}, the wallet's own
+     */
     static Transfer of(TransferRow t) {
       return new Transfer(t.requestId(), t.transferId(), t.transferIndex(), t.kind(), t.subwalletId(),
           t.walletAddress(), t.destination(), Long.toString(t.amountNano()), t.seqno(), t.attempts(),
           t.status().name(), t.reason(), t.messageHash(), t.txHash(), t.bounceTxHash(), str(t.returnedNano()),
-          t.requestedAt(), t.createdAt(), t.updatedAt(), t.settledAt());
+          t.requestedAt(), t.createdAt(), t.updatedAt(), t.settledAt(), t.jetton(), str(t.jettonQueryId()), t.jettonDelivery());
     }
   }
 

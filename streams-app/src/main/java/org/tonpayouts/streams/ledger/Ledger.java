@@ -15,6 +15,7 @@ import org.tonpayouts.streams.ledger.operator.Pauses;
 import org.tonpayouts.streams.ledger.operator.SpendHolds;
 import org.tonpayouts.streams.ledger.operator.Resolutions;
 import org.tonpayouts.streams.ledger.record.IntentRecorder;
+import org.tonpayouts.streams.ledger.record.JettonWallets;
 import org.tonpayouts.streams.ledger.record.LedgerQueries;
 import org.tonpayouts.streams.ledger.record.MessageTransitions;
 import org.tonpayouts.streams.ledger.record.PartitionOwners;
@@ -64,6 +65,7 @@ public final class Ledger {
   private final Pauses pauses;
   private final Approvals approvals;
   private final SpendHolds holds;
+  private final JettonWallets jettonWallets;
   private final Outbox<org.tonpayouts.schemas.AuditRecord> auditOutbox;
   private final Outbox<PendingSettlement> settlementOutbox;
 
@@ -102,6 +104,7 @@ public final class Ledger {
     this.pauses = new Pauses(sql);
     this.approvals = new Approvals(sql);
     this.holds = new SpendHolds(sql);
+    this.jettonWallets = new JettonWallets(sql);
     this.auditOutbox = Outbox.audit(sql);
     this.settlementOutbox = Outbox.settlements(sql);
   }
@@ -173,6 +176,11 @@ public final class Ledger {
   /** Transfers the rolling spend caps hold back, and operators' releases of them. */
   public SpendHolds holds() {
     return holds;
+  }
+
+  /** The subwallets' jetton wallets, resolved once and kept. */
+  public JettonWallets jettonWallets() {
+    return jettonWallets;
   }
 
   /** Many chain verdicts in one transaction (the wallet-tx processor's path). */

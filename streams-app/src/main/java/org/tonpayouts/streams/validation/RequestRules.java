@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.runtime.jettons.JettonCatalog;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferRequest;
@@ -17,8 +18,8 @@ import org.tonpayouts.ton.network.TonNetwork;
  * The checks of a payout request that need this deployment's settings or TON knowledge, applied
  * after the request passed its JSON Schema: the record key, the allowed subwallet range, every
  * destination address (with what is wrong with it, on mainnet no address flagged for testnet, and
- * none that the {@link DestinationPolicy} refuses), the amount limits ({@link AmountLimits}) and
- * the comment policy ({@link CommentPolicy}).
+ * none that the {@link DestinationPolicy} refuses), the amount limits ({@link AmountLimits}), the
+ * jettons paid and their limits ({@link JettonRules}) and the comment policy ({@link CommentPolicy}).
  */
 public final class RequestRules {
   /** Characters of a bad record key quoted in a reason. */
@@ -30,6 +31,7 @@ public final class RequestRules {
   private final CommentPolicy comments;
   private final TonNetwork network;
   private final DestinationPolicy destinations;
+  private final JettonRules jettons;
 
   /**
    * @param network the network the deployment pays on: on mainnet, destinations flagged for testnet
@@ -38,12 +40,19 @@ public final class RequestRules {
    */
   public RequestRules(long subwalletMin, long subwalletMax, AmountLimits amountLimits, CommentPolicy comments,
       TonNetwork network, DestinationPolicy destinations) {
+    this(subwalletMin, subwalletMax, amountLimits, comments, network, destinations, new JettonRules(JettonCatalog.none()));
+  }
+
+  /** @param jettons the jettons the deployment pays, and their limits */
+  public RequestRules(long subwalletMin, long subwalletMax, AmountLimits amountLimits, CommentPolicy comments,
+      TonNetwork network, DestinationPolicy destinations, JettonRules jettons) {
     this.subwalletMin = subwalletMin;
     this.subwalletMax = subwalletMax;
     this.amountLimits = amountLimits;
     this.comments = comments;
     this.network = Objects.requireNonNull(network, "network");
     this.destinations = Objects.requireNonNull(destinations, "destinations");
+    this.jettons = Objects.requireNonNull(jettons, "jettons");
   }
 
   /**
@@ -53,7 +62,12 @@ public final class RequestRules {
   public static RequestRules from(PayoutsConfig config, DestinationPolicy destinations) {
     return new RequestRules(config.subwalletMin(), config.subwalletMax(), AmountLimits.from(config),
         config.commentControlCharactersAllowed() ? CommentPolicy.allowingControlCharacters() : CommentPolicy.strict(),
-        config.tonNetwork().orElse(TonNetwork.MAINNET), destinations);
+        config.tonNetwork().orElse(TonNetwork.MAINNET), destinations, new JettonRules(config.jettons()));
+  }
+
+  /** The request as the wallet processor takes it: each jetton transfer with its TON attached ({@link JettonRules}). */
+  public PayoutRequest accepted(PayoutRequest request) {
+    return jettons.withTonAttached(request);
   }
 
   /** Every problem of the request, empty when it may be paid. */
@@ -89,6 +103,7 @@ public final class RequestRules {
       }
     }
     problems.addAll(amountLimits.problems(request));
+    problems.addAll(jettons.problems(request));
     return problems;
   }
 

@@ -58,6 +58,9 @@ public final class RequestValidationProcessor implements Processor<String, byte[
       } else {
         request = result.request();
         problems = rules.problems(record.key(), request);
+        if (problems.isEmpty()) {
+          request = rules.accepted(request);
+        }
       }
     } catch (RuntimeException e) {
       // The validator is written never to throw; should it ever, the record is still not lost.

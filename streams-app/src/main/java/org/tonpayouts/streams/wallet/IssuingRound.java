@@ -82,6 +82,7 @@ public final class IssuingRound {
   private final PayoutMetrics metrics;
   private final SendRecorder sends;
   private final PauseWatch pauses;
+  private final JettonIssuing jettons;
   /** While the node is away every wallet's read fails every round: a line when that starts and ends, one a minute between. */
   private final OutageLog walletReads;
 
@@ -90,7 +91,7 @@ public final class IssuingRound {
    *     ledger refuses its intent anyway), while its messages already recorded are resumed as usual
    * @param sends records the API's answers to the round's sends, and has their messages re-sent until decided */
   public IssuingRound(TonApi api, TransferSigner signer, Ledger ledger, Clock clock, Settings settings,
-      PayoutMetrics metrics, SendRecorder sends, PauseWatch pauses) {
+      PayoutMetrics metrics, SendRecorder sends, PauseWatch pauses, JettonIssuing jettons) {
     this.api = api;
     this.signer = signer;
     this.ledger = ledger;
@@ -99,6 +100,7 @@ public final class IssuingRound {
     this.metrics = metrics;
     this.sends = sends;
     this.pauses = pauses;
+    this.jettons = jettons;
     this.walletReads = new OutageLog(log, "wallet reads (issuing deferred)", clock);
   }
 
@@ -217,6 +219,10 @@ public final class IssuingRound {
     final TransferHistory history;
     CompletableFuture<WalletSnapshot> read;
     long readStartedNanos;
+    /** A jetton transfer's: the master's answer naming its jetton wallet, when not known before. */
+    CompletableFuture<TonAddress> resolving;
+    /** A jetton transfer's: its jetton wallet and balance. */
+    CompletableFuture<JettonIssuing.JettonRead> jettonRead;
 
     Planned(IssueTask task, TransferHistory history) {
       this.task = task;
@@ -242,8 +248,12 @@ public final class IssuingRound {
       p.read = api.getWalletSnapshot(p.task.wallet())
           .whenComplete((r, e) -> metrics.seqnoFetch(Duration.ofNanos(System.nanoTime() - p.readStartedNanos), e == null));
       metrics.seqnoRead();
+      if (p.task.transfer().paysJetton()) {
+        startJettonReads(p);
+      }
     }
     awaitAll(planned.stream().map(p -> p.read).toList());
+    awaitJettonReads(planned);
 
     for (Planned p : planned) {
       IssueTask task = p.task;
@@ -257,6 +267,15 @@ public final class IssuingRound {
       }
       walletReads.succeeded("subwallet=" + task.subwalletId());
       WalletSnapshot snapshot = p.read.join();
+      if (p.jettonRead != null && (!p.jettonRead.isDone() || p.jettonRead.isCompletedExceptionally())) {
+        String why = p.jettonRead.isDone() ? "jetton wallet read failed: " + causeOf(p.jettonRead)
+            : "jetton wallet read timed out";
+        p.jettonRead.cancel(false);
+        outcomes.add(new Deferred(task, why));
+        log.info("jetton transfer deferred subwallet={} request={} transfer={} reason={}", task.subwalletId(),
+            task.requestId(), task.transferId(), why);
+        continue;
+      }
       int attempt = p.history.attempts() + 1;
       SeqnoGuard.Verdict verdict = SeqnoGuard.check(snapshot, p.history.boundSeqno(), task.floor());
       if (verdict instanceof SeqnoGuard.Stale stale) {
@@ -274,7 +293,7 @@ public final class IssuingRound {
         if (refused != null) {
           outcomes.add(refused);
         } else {
-          Intent intent = sign(task, sign.seqno(), attempt, snapshot, p.history.newest().orElse(null));
+          Intent intent = sign(task, sign.seqno(), attempt, snapshot, p.history.newest().orElse(null), orderOf(p));
           intents.add(intent);
           byHash.put(intent.messageHash(), p);
         }
@@ -313,7 +332,10 @@ public final class IssuingRound {
     if (snapshot.balance() < needed) {
       why = "insufficient balance: wallet " + task.wallet().toRaw() + " holds " + snapshot.balance()
           + " nanotons (node time " + snapshot.syncUtime() + "), the transfer needs " + task.transfer().amountNano()
-          + " + " + settings.feeReserveNano() + " fee reserve";
+          + (task.transfer().paysJetton() ? " attached to its jetton transfer" : "") + " + "
+          + settings.feeReserveNano() + " fee reserve";
+    } else if (p.jettonRead != null && jettons.unaffordable(task.transfer(), p.jettonRead.join(), snapshot) != null) {
+      why = jettons.unaffordable(task.transfer(), p.jettonRead.join(), snapshot);
     } else if (attempt > settings.maxAttempts()) {
       why = "no attempts left: " + p.history.attempts() + " of " + settings.maxAttempts() + " used";
     }
@@ -333,7 +355,8 @@ public final class IssuingRound {
     return new Deferred(task, "could not fail the transfer: " + ((TransferDecision.Refused) decision).why());
   }
 
-  private Intent sign(IssueTask task, long seqno, int attempt, WalletSnapshot snapshot, LedgerRow previous) {
+  private Intent sign(IssueTask task, long seqno, int attempt, WalletSnapshot snapshot, LedgerRow previous,
+      TransferOrder order) {
     // valid_until from the later of our clock and the node's: a clock behind the chain must not
     // sign messages that are dead on arrival. A new attempt always outlives the previous one, so it
     // is a new message (same seqno, new hash), never a byte-identical copy of an expired one.
@@ -343,11 +366,62 @@ public final class IssuingRound {
     if (previous != null && !validUntil.isAfter(previous.validUntil())) {
       validUntil = previous.validUntil().plusSeconds(1);
     }
-    SignedTransfer signed = signer.sign(task.subwalletId(), seqno, validUntil, List.of(orderOf(task.transfer())));
+    SignedTransfer signed = signer.sign(task.subwalletId(), seqno, validUntil, List.of(order));
     metrics.signed();
     return new Intent(task.request(), task.queued().origin(), task.transferIndex(), attempt, signed.wallet().toRaw(),
         signed.seqno(), signed.messageHash(), signed.normalizedHash(), signed.boc(),
         Instant.ofEpochSecond(signed.validUntil()), task.fence());
+  }
+
+  /**
+   * A jetton transfer's reads: its jetton wallet, known or asked of the master, and that wallet's
+   * balance (started now when the wallet is known, after {@link #awaitJettonReads} otherwise).
+   */
+  private void startJettonReads(Planned p) {
+    try {
+      jettons.settings(p.task.transfer()); // a jetton no longer configured waits, signed for nothing
+      Optional<TonAddress> known = jettons.known(p.task.wallet(), p.task.transfer());
+      if (known.isPresent()) {
+        p.jettonRead = jettons.read(known.get());
+      } else {
+        p.resolving = jettons.resolve(p.task.wallet(), p.task.transfer());
+      }
+    } catch (RuntimeException e) {
+      // the ledger or the configuration: the transfer waits for the next round, nothing is signed
+      p.jettonRead = CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Waits for the jetton wallets asked of their masters, keeps them, then reads their balances. */
+  private void awaitJettonReads(List<Planned> planned) {
+    List<Planned> resolving = planned.stream().filter(p -> p.resolving != null).toList();
+    if (!resolving.isEmpty()) {
+      awaitAll(resolving.stream().map(p -> p.resolving).toList());
+      for (Planned p : resolving) {
+        if (p.resolving.isDone() && !p.resolving.isCompletedExceptionally()) {
+          try {
+            p.jettonRead = jettons.read(jettons.keep(p.task.wallet(), p.task.transfer(), p.resolving.join()));
+          } catch (RuntimeException e) {
+            p.jettonRead = CompletableFuture.failedFuture(e);
+          }
+        } else {
+          p.resolving.cancel(false);
+          p.jettonRead = p.resolving.isCompletedExceptionally() && !p.resolving.isCancelled()
+              ? p.resolving.thenApply(a -> null)
+              : CompletableFuture.failedFuture(new TimeoutException("the jetton master's get_wallet_address did not"
+                  + " answer in time"));
+        }
+      }
+    }
+    awaitAll(planned.stream().filter(p -> p.jettonRead != null).map(p -> p.jettonRead).toList());
+  }
+
+  /** The order the wallet signs for the task: a TON transfer's, or a jetton transfer's to its jetton wallet. */
+  private TransferOrder orderOf(Planned p) {
+    if (p.jettonRead == null) {
+      return orderOf(p.task.transfer());
+    }
+    return jettons.order(p.task.request(), p.task.transferIndex(), p.task.wallet(), p.jettonRead.join().jettonWallet());
   }
 
   /** The transfer as the wallet will send it; a missing bounce flag follows the address's own flag. */
@@ -356,8 +430,11 @@ public final class IssuingRound {
     return new TransferOrder(destination.address(), transfer.amountNano(), transfer.comment(), bounceOf(transfer));
   }
 
-  /** The bounce flag the internal message carries. */
+  /** The bounce flag the internal message carries (a jetton transfer's, to our own jetton wallet, always bounces). */
   static boolean bounceOf(TransferRequest transfer) {
+    if (transfer.paysJetton()) {
+      return true;
+    }
     return transfer.bounce() != null ? transfer.bounce() : TonAddress.parseWithFlags(transfer.destination()).bounceable();
   }
 

@@ -1,5 +1,10 @@
 package org.tonpayouts.streams.wallet;
 
+import org.tonpayouts.schemas.JettonDelivery;
+import org.tonpayouts.schemas.JettonOrder;
+import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.jetton.SignedJettonTransfer;
+
 import java.time.Instant;
 import java.util.List;
 import org.tonpayouts.schemas.Confirmation;
@@ -24,10 +29,20 @@ final class TransferEvents {
   static Submission submission(PayoutRequest request, LedgerRow message, List<String> hashes, Instant firstSubmittedAt,
       boolean recheck, Instant now) {
     TransferRequest transfer = request.transfer(message.transferIndex());
-    return Submission.of(message.requestId(), message.transferId(), message.transferIndex(), message.subwalletId(),
-        message.walletAddress(), message.seqno(), message.messageHash(), message.normalizedHash(),
+    Submission submission = Submission.of(message.requestId(), message.transferId(), message.transferIndex(),
+        message.subwalletId(), message.walletAddress(), message.seqno(), message.messageHash(), message.normalizedHash(),
         message.validUntil().getEpochSecond(), message.destination(), message.amountNano(), message.attempt(), now,
         hashes, firstSubmittedAt, IssuingRound.bounceOf(transfer), recheck);
+    return transfer.paysJetton() ? submission.withJetton(jettonOrder(transfer, message)) : submission;
+  }
+
+  /** What the poller follows of a jetton transfer, read off the message as signed (not the configuration now). */
+  private static JettonOrder jettonOrder(TransferRequest transfer, LedgerRow message) {
+    SignedJettonTransfer signed = SignedJettonTransfer.read(message.boc()).orElseThrow(() -> new IllegalStateException(
+        "message " + message.messageHash() + " of jetton transfer " + message.requestId() + "/" + message.transferId()
+            + " carries no jetton transfer"));
+    return new JettonOrder(TonAddress.parse(transfer.jetton().master()).toRaw(), signed.transfer().amount(),
+        signed.transfer().queryId(), signed.jettonWallet().toRaw(), signed.transfer().forwardTonAmount());
   }
 
   /**
@@ -50,10 +65,17 @@ final class TransferEvents {
     }
     String messageHash = transfer.messageHash() != null ? transfer.messageHash()
         : message != null ? message.messageHash() : null;
-    return Settlement.of(request.requestId(), asked.transferId(), transfer.transferIndex(), request.subwalletId(),
-        asked.kind(), asked.destination(), asked.amountNano(), status, paid ? transfer.txHash() : null,
-        paid ? lt : null, transfer.seqno(), paid ? fee : null, messageHash, paid ? null : transfer.reason(),
-        request.createdAt(), now);
+    Settlement settlement = Settlement.of(request.requestId(), asked.transferId(), transfer.transferIndex(),
+        request.subwalletId(), asked.kind(), asked.destination(), asked.amountNano(), status,
+        paid ? transfer.txHash() : null, paid ? lt : null, transfer.seqno(), paid ? fee : null, messageHash,
+        paid ? null : transfer.reason(), request.createdAt(), now);
+    if (!asked.paysJetton()) {
+      return settlement;
+    }
+    // the jetton wallets' transactions: the deciding verdict's, else as the ledger kept them
+    JettonDelivery delivery = verdict != null && verdict.jetton() != null && verdict.txHash() != null
+        && verdict.txHash().equals(transfer.txHash()) ? verdict.jetton() : transfer.jettonDelivery();
+    return settlement.withJetton(asked.jetton(), delivery);
   }
 
   /** ABORTED settlements of the request's transfers after {@code failedIndex}. */

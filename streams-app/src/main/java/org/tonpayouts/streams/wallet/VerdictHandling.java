@@ -70,6 +70,18 @@ final class VerdictHandling {
           verdict.requestId(), verdict.transferId(), verdict.messageHash(), head.current().newestHash());
       return;
     }
+    if (current && verdict.status() == ConfirmationStatus.CONFIRMED
+        && queued.request().transfer(head.transferIndex()).paysJetton()
+        && (verdict.jetton() == null || !verdict.jetton().delivered())) {
+      // the wallet's transaction only hands a jetton transfer to our jetton wallet: a CONFIRMED
+      // without the receiver's acceptance (a chain-poller from before jetton payouts) proves nothing
+      refuseBecause(key, "verdict refused, not applied: a CONFIRMED verdict for jetton transfer "
+          + verdict.requestId() + "/" + verdict.transferId() + " that does not name the receiver jetton wallet's"
+          + " acceptance: is a chain-poller older than jetton payouts running? It reads the wallet's transaction only;"
+          + " the transfer waits for a verdict of an up-to-date poller (or the watchdog's re-check)",
+          verdict.messageHash());
+      return;
+    }
     record(key, new VerdictCommand(verdict, current ? queued.request() : null,
         current ? queued.origin() : null, deps.subwallets().address(verdict.subwalletId()).toRaw()));
   }
@@ -86,10 +98,13 @@ final class VerdictHandling {
   }
 
   private void refuse(String key, String what, String messageHash) {
-    deps.metrics().verdictRefused();
-    String detail = "verdict refused, not applied: " + what + "; only chain-poller holds the verdict keys, so"
+    refuseBecause(key, "verdict refused, not applied: " + what + "; only chain-poller holds the verdict keys, so"
         + " someone else wrote to payout.confirmations: check who may write it (ACLs) and rotate the keys if they"
-        + " may have leaked";
+        + " may have leaked", messageHash);
+  }
+
+  private void refuseBecause(String key, String detail, String messageHash) {
+    deps.metrics().verdictRefused();
     log.error("verdict refused subwallet={} detail={}", key, detail);
     Long subwallet = parseSubwallet(key);
     deps.io().audit(new AuditEvent(0, null, AuditEvent.Level.ERROR, AuditEvent.Type.VERDICT_REFUSED, subwallet,

@@ -88,7 +88,7 @@ final class WalletTxHarness implements AutoCloseable {
 
   private WalletTxHarness(Class<?> testClass, Map<String, Object> overrides, ManualClock clock, Duration blockInterval)
       throws Exception {
-    this.overrides = overrides;
+    this.overrides = new java.util.HashMap<>(overrides);
     this.clock = clock;
     this.appClock = clock;
     devnet = Devnet.builder().blockInterval(blockInterval).clock(clock).start();
@@ -140,6 +140,13 @@ final class WalletTxHarness implements AutoCloseable {
   void skewAppClock(Duration offset) {
     stop();
     appClock = ManualClock.following(clock, offset);
+    open(stateDir);
+  }
+
+  /** Restarts streams-app on its state with {@code more} configuration (e.g. a jetton deployed on devnet). */
+  void reconfigure(Map<String, Object> more) {
+    stop();
+    overrides.putAll(more);
     open(stateDir);
   }
 

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tonpayouts.schemas.Json;
+import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.RequestContent;
 import org.tonpayouts.streams.ledger.sql.LedgerSql;
@@ -35,10 +36,12 @@ public final class RequestRegistry {
 
   private static final String INSERT_TRANSFERS =
       "insert into payout_transfers (request_id, transfer_id, transfer_index, kind, subwallet_id, wallet_address,"
-          + " destination, amount_nano, requested_at, status, created_at, updated_at)"
-          + " select r, t, i, k, sw, w, d, a, to_timestamp(ra / 1000.0), 'OPEN', ?, ?"
+          + " destination, amount_nano, requested_at, status, created_at, updated_at, jetton_master, jetton_amount,"
+          + " jetton_query_id)"
+          + " select r, t, i, k, sw, w, d, a, to_timestamp(ra / 1000.0), 'OPEN', ?, ?, jm, ja::numeric, jq"
           + " from unnest(?::text[], ?::text[], ?::int4[], ?::text[], ?::int8[], ?::text[], ?::text[], ?::int8[],"
-          + " ?::int8[]) as u(r, t, i, k, sw, w, d, a, ra) on conflict do nothing";
+          + " ?::int8[], ?::text[], ?::text[], ?::int8[]) as u(r, t, i, k, sw, w, d, a, ra, jm, ja, jq)"
+          + " on conflict do nothing";
 
   /**
    * A request to register: the request, its paying wallet (raw address) and where it was read
@@ -83,14 +86,18 @@ public final class RequestRegistry {
         var t = request.transfer(i);
         transfers.add(new Object[] {request.requestId(), t.transferId(), i, t.kind().name(), request.subwalletId(),
             registrationById.get(request.requestId()).walletAddress(), t.destination(), t.amountNano(),
-            request.createdAt().toEpochMilli()});
+            request.createdAt().toEpochMilli(),
+            // a jetton transfer's query_id is recorded here, with the first intent of its request
+            t.paysJetton() ? TonAddress.parse(t.jetton().master()).toRaw() : null,
+            t.paysJetton() ? t.jetton().amount().toString() : null,
+            t.paysJetton() ? request.jettonQueryId(i) : null});
       }
     }
     if (!transfers.isEmpty()) {
       try (PreparedStatement ps = c.prepareStatement(INSERT_TRANSFERS)) {
         ps.setObject(1, timestamp(now));
         ps.setObject(2, timestamp(now));
-        String[] types = {"text", "text", "int4", "text", "int8", "text", "text", "int8", "int8"};
+        String[] types = {"text", "text", "int4", "text", "int8", "text", "text", "int8", "int8", "text", "text", "int8"};
         for (int f = 0; f < types.length; f++) {
           int field = f;
           ps.setArray(3 + f, column(c, types[f], transfers, row -> row[field]));

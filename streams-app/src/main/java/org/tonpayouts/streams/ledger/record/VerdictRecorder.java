@@ -11,6 +11,8 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.schemas.Confirmation;
+import org.tonpayouts.schemas.JettonDelivery;
+import org.tonpayouts.schemas.Json;
 import org.tonpayouts.streams.ledger.audit.AuditEvent;
 import org.tonpayouts.streams.ledger.audit.AuditLog;
 import org.tonpayouts.streams.ledger.sql.Checks;
@@ -78,8 +80,34 @@ public final class VerdictRecorder {
           return new RecordedVerdict.Failed(command, e.getMessage() == null ? e.toString() : e.getMessage());
         }));
       }
+      keepJettonDeliveries(c, commands);
       return out;
     });
+  }
+
+  /**
+   * Keeps each jetton verdict's {@link JettonDelivery} on the transfer it decided: only where the
+   * transfer now rests on the verdict's own wallet transaction (a verdict the ledger did not take
+   * leaves no evidence behind).
+   */
+  private static void keepJettonDeliveries(Connection c, List<VerdictCommand> commands) throws SQLException {
+    for (VerdictCommand command : commands) {
+      Confirmation v = command.verdict();
+      if (v.jetton() == null || v.txHash() == null) {
+        continue;
+      }
+      LedgerSql.update(c, "update payout_transfers set jetton_delivery = ?::jsonb where request_id = ? and transfer_id = ?"
+          + " and tx_hash = ? and jetton_master is not null and status in ('SETTLED', 'FAILED')",
+          json(v.jetton()), v.requestId(), v.transferId(), v.txHash());
+    }
+  }
+
+  private static String json(JettonDelivery delivery) {
+    try {
+      return Json.mapper().writeValueAsString(delivery);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write a jetton delivery as JSON: " + e.getOriginalMessage(), e);
+    }
   }
 
   /**

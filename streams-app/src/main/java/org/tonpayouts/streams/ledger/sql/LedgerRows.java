@@ -1,5 +1,9 @@
 package org.tonpayouts.streams.ledger.sql;
 
+import org.tonpayouts.schemas.JettonAmount;
+import org.tonpayouts.schemas.JettonDelivery;
+import org.tonpayouts.schemas.Json;
+
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.instant;
 import static org.tonpayouts.streams.ledger.sql.LedgerSql.nullableLong;
 
@@ -28,7 +32,7 @@ public final class LedgerRows {
   public static final String TRANSFER_COLUMNS =
       "request_id, transfer_id, transfer_index, kind, subwallet_id, wallet_address, destination, amount_nano,"
           + " requested_at, seqno, attempts, status, reason, message_hash, tx_hash, bounce_tx_hash, returned_nano,"
-          + " created_at, updated_at, settled_at";
+          + " created_at, updated_at, settled_at, jetton_master, jetton_amount, jetton_query_id, jetton_delivery";
 
   /** {@link #TRANSFER_COLUMNS} qualified with {@code prefix.}. */
   public static String transferColumns(String prefix) {
@@ -91,6 +95,21 @@ public final class LedgerRows {
         nullableLong(rs, "returned_nano"),
         instant(rs, "created_at"),
         instant(rs, "updated_at"),
-        instant(rs, "settled_at"));
+        instant(rs, "settled_at"),
+        rs.getString("jetton_master") == null ? null
+            : new JettonAmount(rs.getString("jetton_master"), rs.getBigDecimal("jetton_amount").toBigIntegerExact()),
+        nullableLong(rs, "jetton_query_id"),
+        jettonDelivery(rs.getString("jetton_delivery")));
+  }
+
+  private static JettonDelivery jettonDelivery(String json) {
+    if (json == null) {
+      return null;
+    }
+    try {
+      return Json.mapper().readValue(json, JettonDelivery.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new LedgerException("the ledger holds a jetton delivery it cannot read back: " + e.getOriginalMessage(), e);
+    }
   }
 }

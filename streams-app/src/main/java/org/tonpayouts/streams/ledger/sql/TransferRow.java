@@ -1,5 +1,8 @@
 package org.tonpayouts.streams.ledger.sql;
 
+import org.tonpayouts.schemas.JettonAmount;
+import org.tonpayouts.schemas.JettonDelivery;
+
 import java.time.Instant;
 
 /**
@@ -14,6 +17,9 @@ import java.time.Instant;
  * @param txHash that message's transaction
  * @param bounceTxHash the transaction that brought a bounced payout back, null when none did
  * @param returnedNano what came back with the bounce
+ * @param jetton a jetton transfer's jetton (master, raw) and amount; null for TON
+ * @param jettonQueryId a jetton transfer's TEP-74 query_id, recorded with its first intent; null for TON
+ * @param jettonDelivery a decided jetton transfer's jetton wallet transactions, as its verdict named them; null otherwise
  */
 public record TransferRow(
     String requestId,
@@ -35,4 +41,7 @@ public record TransferRow(
     Long returnedNano,
     Instant createdAt,
     Instant updatedAt,
-    Instant settledAt) {}
+    Instant settledAt,
+    JettonAmount jetton,
+    Long jettonQueryId,
+    JettonDelivery jettonDelivery) {}
