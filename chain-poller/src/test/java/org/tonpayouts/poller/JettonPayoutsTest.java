@@ -275,6 +275,27 @@ class JettonPayoutsTest {
   }
 
   @Test
+  void shouldOnlyWaitWhileTheNodeCannotServeTheJettonWalletsTransactions() {
+    long sub = 3011;
+    TonAddress master = jettonOf(JettonFlavor.REFERENCE, sub);
+    SignedTransfer t = signJetton(master, sub, 0, 7011, 100, BOB, ATTACHED);
+    send(poller.api, t);
+    poller.watch(submission(t, master, 7011, 100, BOB));
+    poller.round(); // handed over
+    devnet.faults().withhold(java.util.Set.of("getTransactions"));
+
+    poller.round();
+    poller.round();
+
+    assertThat(poller.confirmations.isEmpty()).as("no verdict from a node that does not answer").isTrue();
+    assertThat(poller.store().get(String.valueOf(sub)).pending()).singleElement()
+        .satisfies(w -> assertThat(w.handedOver()).isTrue());
+    assertThat(poller.metrics.count(PollerMetrics.WALLET_POLL_FAILURES)).isPositive();
+    devnet.faults().withhold(java.util.Set.of());
+    assertThat(verdictWithin(1).status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+  }
+
+  @Test
   void shouldFollowTheJettonWalletsWhenTheBlockFeedCoversTheWallet() {
     poller.restart(PollerDriver.SETTINGS.withFeedRetention(Duration.ofMinutes(1)));
     poller.deploy(3009); // starts the feed
