@@ -313,7 +313,8 @@ final class BlockFeed {
     for (WatchedTransfer t : wallet.pending()) {
       // firstSubmittedAt is taken on streams-app's clock before the first send: only that clock's
       // difference from ours separates it from the feed's start (the node's time plays no part here)
-      if (t.windowStart(settings.feedClockMargin()) < coveredFrom) {
+      // a handed-over jetton transfer needs nothing more of the wallet's transactions
+      if (!t.handedOver() && t.windowStart(settings.feedClockMargin()) < coveredFrom) {
         return Optional.empty();
       }
     }

@@ -43,6 +43,16 @@ import org.tonpayouts.ton.api.WalletSnapshot;
  * Confirmed bounceable payouts are then watched for a while: a bounced message from their
  * destination arriving after them, returning no more than they sent and the start of their body,
  * is reported {@code BOUNCED}; each bounce is credited to one payout only, the oldest it fits.
+ *
+ * <p>A jetton transfer follows the same rules, with the wallet's message going to our own jetton
+ * wallet ({@link WatchedTransfer#messageDestination}: rule 3 matches that destination and the TON
+ * attached). The wallet's transaction only hands the transfer over, so where rule 1 or rule 3 finds
+ * the transaction that sent the message, no verdict is published: the transfer is kept as handed
+ * over ({@link JettonTrail}), needs no state read and no scan window any more, and its verdict comes
+ * from the jetton wallets' transactions ({@link JettonTrailRound}). A skipped send ({@code FAILED}),
+ * an expiry and rule 3's {@code RECONCILIATION_REQUIRED} are the wallet's to decide as for TON, and
+ * carry no {@code JettonDelivery}: no jetton wallet took part. No bounce watch is kept for a jetton
+ * transfer: a refusal comes back to the jetton wallets, where the trail looks for it.
  */
 final class WalletRound {
 
@@ -86,7 +96,7 @@ final class WalletRound {
       verdicts.add(d.verdict());
       resolved.add(new ResolvedTransfer(t.hashes(), d.verdict().confirmation(), now));
       Confirmation c = d.verdict().confirmation();
-      if (c.status() == ConfirmationStatus.CONFIRMED && t.bounce() && settings.bounceWindow().toSeconds() > 0) {
+      if (c.status() == ConfirmationStatus.CONFIRMED && t.bounce() && t.jetton() == null && settings.bounceWindow().toSeconds() > 0) {
         bounceWatches.add(new BounceWatch(t.requestId(), t.transferId(), c.messageHash(), t.seqno(), t.destination(),
             c.lt(), now.plus(settings.bounceWindow()), c.utime(), t.amountNano(), returnedPart(t, d.transaction())));
       }
@@ -126,7 +136,7 @@ final class WalletRound {
 
   /** What a bounce of the transfer's payout returns of its body, read off the transaction that paid it. */
   private static String returnedPart(WatchedTransfer t, ChainTransaction paid) {
-    Optional<TonAddress> destination = parseAddress(t.destination());
+    Optional<TonAddress> destination = parseAddress(t.messageDestination());
     if (paid == null || destination.isEmpty()) {
       return null;
     }
@@ -139,10 +149,18 @@ final class WalletRound {
       long scannedUpTo, Instant now, PollerSettings settings, List<ResolvedTransfer> resolved) {
     WalletSnapshot state = observation.snapshot();
 
+    if (t.handedOver()) {
+      return Decision.keep(t); // the jetton wallets decide
+    }
+
     // 1. one of the transfer's messages is on chain
     Optional<ChainTransaction> found = applying(t, observation.transactions());
     if (found.isPresent()) {
       ChainTransaction tx = found.get();
+      if (!tx.outMsgs().isEmpty() && t.jetton() != null) {
+        String hash = t.hashes().contains(tx.inMsg().hash()) ? tx.inMsg().hash() : t.newestHash();
+        return Decision.keep(handOver(t, tx, hash, null));
+      }
       if (!tx.outMsgs().isEmpty()) {
         return Decision.conclude(verdict(wallet, t, tx.inMsg().hash(), ConfirmationStatus.CONFIRMED, tx, null, null,
             now, "in_msg hash"), tx);
@@ -218,7 +236,7 @@ final class WalletRound {
    */
   private static Decision reconcile(WatchedWallet wallet, WatchedTransfer t, WalletObservation observation,
       WalletSnapshot state, Instant now, PollerSettings settings, List<ResolvedTransfer> resolved) {
-    Optional<TonAddress> destination = parseAddress(t.destination());
+    Optional<TonAddress> destination = parseAddress(t.messageDestination());
     long windowStart = t.windowStart(settings.clockSkew());
     List<ChainTransaction> candidates = new ArrayList<>();
     Set<String> claimed = new HashSet<>();
@@ -229,7 +247,12 @@ final class WalletRound {
       }
       othersHashes.addAll(r.hashes());
     });
-    wallet.pending().stream().filter(o -> !key(o).equals(key(t))).forEach(o -> othersHashes.addAll(o.hashes()));
+    wallet.pending().stream().filter(o -> !key(o).equals(key(t))).forEach(o -> {
+      othersHashes.addAll(o.hashes());
+      if (o.handedOver()) {
+        claimed.add(o.trail().handOver().txHash()); // a jetton transfer's, followed on its jetton wallets
+      }
+    });
     if (destination.isPresent()) {
       for (ChainTransaction tx : observation.transactions()) {
         if (tx.utime() < windowStart || claimed.contains(tx.id().hash()) || !tookSeqno(tx, t.seqno())
@@ -251,12 +274,15 @@ final class WalletRound {
       // which knows every hash of the transfer, decides, and claims nothing for a message it never
       // recorded.
       String hash = tx.inMsg() != null && tx.inMsg().hash() != null ? tx.inMsg().hash() : t.newestHash();
+      String how = "recovered by destination and amount: none of the transfer's hashes " + t.hashes() + " is on"
+          + " chain, the wallet seqno is " + state.seqno() + " past " + t.seqno() + ", and transaction "
+          + tx.id().hash() + " (in_msg " + hash + ", seqno " + t.seqno() + ") pays " + t.amountNano() + " to "
+          + t.messageDestination() + ", the only such payment of that seqno";
+      if (t.jetton() != null) {
+        return Decision.keep(handOver(t, tx, hash, how));
+      }
       Confirmation c = Confirmation.of(t.requestId(), t.transferId(), wallet.subwalletId(), hash, t.seqno(),
-          ConfirmationStatus.CONFIRMED, tx.id().hash(), tx.id().lt(), tx.utime(), tx.fee(),
-          "recovered by destination and amount: none of the transfer's hashes " + t.hashes() + " is on chain, the"
-              + " wallet seqno is " + state.seqno() + " past " + t.seqno() + ", and transaction " + tx.id().hash()
-              + " (in_msg " + hash + ", seqno " + t.seqno() + ") pays " + t.amountNano() + " to " + t.destination()
-              + ", the only such payment of that seqno",
+          ConfirmationStatus.CONFIRMED, tx.id().hash(), tx.id().lt(), tx.utime(), tx.fee(), how,
           now, state.syncUtime(), null);
       return Decision.conclude(new Verdict(c, "seqno+destination+amount"), tx);
     }
@@ -268,6 +294,19 @@ final class WalletRound {
         + ": completion cannot be proven";
     return Decision.conclude(verdict(wallet, t, t.newestHash(), ConfirmationStatus.RECONCILIATION_REQUIRED, null,
         reason, state.syncUtime(), now, candidates.size() + " seqno+destination+amount matches"));
+  }
+
+  /**
+   * The jetton transfer kept as handed over by the wallet's transaction {@code tx}, which applied
+   * {@code hash} (the message the verdict will name) and sent the message to our jetton wallet.
+   */
+  private static WatchedTransfer handOver(WatchedTransfer t, ChainTransaction tx, String hash, String note) {
+    Optional<TonAddress> jettonWallet = parseAddress(t.messageDestination());
+    Long messageLt = tx.outMsgs().stream()
+        .filter(m -> jettonWallet.isPresent() && jettonWallet.get().equals(m.destination()) && m.createdLt() > 0)
+        .map(ChainMessage::createdLt).findFirst().orElse(null);
+    return t.withTrail(JettonTrail.handedOver(new JettonTrail.HandOver(hash, tx.id().hash(), tx.id().lt(),
+        tx.utime(), tx.fee(), messageLt, note)));
   }
 
   /** True when {@code tx} applied an external message carrying {@code seqno}: the one that can have taken it. */

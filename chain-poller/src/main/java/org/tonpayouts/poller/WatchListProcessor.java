@@ -40,7 +40,10 @@ import org.tonpayouts.ton.api.TonApi;
  * and publishes a {@link Confirmation} per verdict. A wallet's transactions come from the {@link
  * BlockFeed} (the new blocks, read once for every wallet) when it covers all the round needs;
  * otherwise from a scan of its own (a state read when needed, then its transactions), run
- * concurrently with the others.
+ * concurrently with the others. A jetton transfer the wallet handed over to our jetton wallet is
+ * followed on the jetton wallets' own transactions ({@link JettonFollower}, calls of its own on
+ * both paths; {@link JettonTrailRound} concludes), and a wallet with nothing else to watch is not
+ * read at all.
  *
  * <p>The stream thread never waits on the API: a round's calls run on the HTTP client's threads
  * and their results are applied here on the next punctuation, so submissions keep flowing and
@@ -63,6 +66,8 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private final PollerSettings settings;
   private final PollerMetrics metrics;
   private final WalletScanner scanner;
+  private final JettonFollower follower;
+  private final OutageLog jettonFollows;
   private final BlockFeed feed;
   private final RoundListener listener;
   private final StreamThreads threads;
@@ -120,6 +125,8 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.scanner = new WalletScanner(Objects.requireNonNull(api, "api"), settings, metrics, clock);
+    this.follower = new JettonFollower(api, settings, metrics);
+    this.jettonFollows = new OutageLog(log, "jetton follows", clock);
     this.masterchainReads = new OutageLog(log, "masterchain reads", clock);
     this.walletPolls = new OutageLog(log, "wallet polls", clock);
   }
@@ -188,8 +195,8 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
         Confirmation again = remembered.get().verdict();
         publish(key, new WalletRound.Verdict(Confirmation.of(again.requestId(), again.transferId(), again.subwalletId(),
             again.messageHash(), again.seqno(), again.status(), again.txHash(), again.lt(), again.utime(),
-            again.feeNano(), again.reason(), clock.instant(), again.evidenceUtime(), again.returnedNano()),
-            "remembered verdict"), context.currentSystemTimeMs());
+            again.feeNano(), again.reason(), clock.instant(), again.evidenceUtime(), again.returnedNano())
+            .withJetton(again.jetton()), "remembered verdict"), context.currentSystemTimeMs());
         return;
       }
     }
@@ -197,9 +204,9 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     watched.add(key);
     fresh.add(key);
     idleUntil.remove(key);
-    log.info("watching subwallet={} request={} transfer={} seqno={} hash={} validUntil={} attempt={} recheck={}",
-        s.subwalletId(), s.requestId(), s.transferId(), s.seqno(), s.messageHash(), s.validUntil(), s.attempt(),
-        s.recheck());
+    log.info("watching subwallet={} request={} transfer={} seqno={} hash={} validUntil={} attempt={} recheck={}"
+        + " jettonQueryId={}", s.subwalletId(), s.requestId(), s.transferId(), s.seqno(), s.messageHash(),
+        s.validUntil(), s.attempt(), s.recheck(), s.jetton() == null ? null : s.jetton().queryId());
     afterWork();
   }
 
@@ -336,13 +343,25 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
       wallets.put(key, wallet);
     }
     Map<String, CompletableFuture<WalletObservation>> calls = new HashMap<>();
+    Map<String, Map<List<String>, CompletableFuture<List<JettonTrailRound.Observation>>>> follows = new HashMap<>();
+    List<CompletableFuture<?>> all = new ArrayList<>();
     wallets.forEach((key, wallet) -> {
-      calls.put(key, start(wallet, now).orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS));
+      if (wallet.needsWalletReads()) {
+        calls.put(key, start(wallet, now).orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS));
+        all.add(calls.get(key));
+      }
+      Map<List<String>, CompletableFuture<List<JettonTrailRound.Observation>>> trails = new HashMap<>();
+      for (WatchedTransfer t : wallet.handedOver()) {
+        var follow = follower.follow(wallet, t, now).orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        trails.put(WalletRound.key(t), follow);
+        all.add(follow);
+      }
+      follows.put(key, trails);
     });
-    CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
+    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
         .handle((ignored, error) -> null)
         .thenRun(() -> {
-          results.add(() -> concludeAll(wallets, calls, now));
+          results.add(() -> concludeAll(wallets, calls, follows, now));
           listener.stepQueued();
           waker.wake();
         });
@@ -359,21 +378,53 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     }
   }
 
-  /** Every wallet's observation is back: conclude, on the stream thread, on the wallets as they are now. */
+  /**
+   * Every wallet's observation and jetton follow is back: conclude, on the stream thread, on the
+   * wallets as they are now: first the wallet's own transactions, then the jetton trails.
+   */
   private void concludeAll(Map<String, WatchedWallet> polled, Map<String, CompletableFuture<WalletObservation>> calls,
-      Instant now) {
+      Map<String, Map<List<String>, CompletableFuture<List<JettonTrailRound.Observation>>>> follows, Instant now) {
     long ts = context.currentSystemTimeMs();
     for (Map.Entry<String, WatchedWallet> e : polled.entrySet()) {
       String key = e.getKey();
-      WalletObservation observation = outcome(e.getValue(), calls.get(key));
+      CompletableFuture<WalletObservation> call = calls.get(key);
+      WalletObservation observation = call == null ? null : outcome(e.getValue(), call);
       WatchedWallet current = store.get(key);
       if (observation != null && current != null) {
         Set<List<String>> observed = new HashSet<>();
         e.getValue().pending().forEach(t -> observed.add(WalletRound.key(t)));
         conclude(key, current, observation, now, ts, observed);
       }
+      Map<List<String>, List<JettonTrailRound.Observation>> trails = followed(e.getValue(), follows.get(key));
+      WatchedWallet afterWallet = store.get(key);
+      if (!trails.isEmpty() && afterWallet != null) {
+        applyResult(key, afterWallet, JettonTrailRound.apply(afterWallet, trails, now, settings), now, ts);
+      }
     }
     endRound();
+  }
+
+  /** The jetton follows that came back, by transfer key; a failed one is logged and left for the next round. */
+  private Map<List<String>, List<JettonTrailRound.Observation>> followed(WatchedWallet wallet,
+      Map<List<String>, CompletableFuture<List<JettonTrailRound.Observation>>> calls) {
+    Map<List<String>, List<JettonTrailRound.Observation>> back = new HashMap<>();
+    if (calls == null) {
+      return back;
+    }
+    calls.forEach((transfer, call) -> {
+      String what = "subwallet=" + wallet.subwalletId() + " request=" + transfer.get(0) + " transfer=" + transfer.get(1);
+      try {
+        List<JettonTrailRound.Observation> observations = call.getNow(null);
+        if (observations != null) {
+          jettonFollows.succeeded(what);
+          back.put(transfer, observations);
+        }
+      } catch (RuntimeException e) {
+        metrics.walletPollFailed();
+        jettonFollows.failed(what, WalletScanner.rootMessage(e));
+      }
+    });
+    return back;
   }
 
   private void endRound() {
@@ -399,11 +450,16 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
 
   private void conclude(String key, WatchedWallet wallet, WalletObservation observation, Instant now, long ts,
       Set<List<String>> observed) {
-    WalletRound.Result result = WalletRound.apply(wallet, observation, now, settings, observed);
+    applyResult(key, wallet, WalletRound.apply(wallet, observation, now, settings, observed), now, ts);
+  }
+
+  /** Publishes a round's verdicts about {@code wallet} and keeps (or forgets) what is left of it. */
+  private void applyResult(String key, WatchedWallet wallet, WalletRound.Result result, Instant now, long ts) {
     for (WalletRound.Verdict v : result.verdicts()) {
       publish(key, v, ts);
     }
     WatchedWallet next = result.wallet();
+    logHandOvers(wallet, next);
     if (next == null) {
       store.delete(key);
       watched.remove(key);
@@ -420,12 +476,31 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     }
   }
 
+  /** One line per jetton transfer the wallet handed over to our jetton wallet in this round. */
+  private static void logHandOvers(WatchedWallet before, WatchedWallet after) {
+    if (after == null) {
+      return;
+    }
+    Set<List<String>> already = new HashSet<>();
+    before.handedOver().forEach(t -> already.add(WalletRound.key(t)));
+    for (WatchedTransfer t : after.handedOver()) {
+      if (!already.contains(WalletRound.key(t))) {
+        JettonTrail.HandOver h = t.trail().handOver();
+        log.info("handed over to our jetton wallet subwallet={} request={} transfer={} seqno={} hash={} tx={} lt={}"
+            + " jettonWallet={} queryId={}", after.subwalletId(), t.requestId(), t.transferId(), t.seqno(),
+            h.messageHash(), h.txHash(), h.lt(), t.jetton().senderJettonWallet(), t.jetton().queryId());
+      }
+    }
+  }
+
   private void publish(String key, WalletRound.Verdict v, long ts) {
     Confirmation c = v.confirmation();
     metrics.verdict(c.status());
     log.info("verdict status={} subwallet={} request={} transfer={} seqno={} hash={} tx={} lt={} fee={} nodeTime={}"
-        + " by={} reason={}", c.status(), c.subwalletId(), c.requestId(), c.transferId(), c.seqno(), c.messageHash(),
-        c.txHash(), c.lt(), c.feeNano(), c.evidenceUtime(), v.how(), c.reason());
+        + " by={} jettonReceiverTx={} jettonExitCode={} reason={}", c.status(), c.subwalletId(), c.requestId(),
+        c.transferId(), c.seqno(), c.messageHash(), c.txHash(), c.lt(), c.feeNano(), c.evidenceUtime(), v.how(),
+        c.jetton() == null ? null : c.jetton().receiverTxHash(), c.jetton() == null ? null : c.jetton().exitCode(),
+        c.reason());
     context.forward(new Record<>(key, c, ts));
     // streams-app sees a verdict only once this transaction commits: ask for the commit as soon as
     // this round (or this record) is done rather than at the next commit interval (W=100: 17-19 ->

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.tonpayouts.schemas.JettonOrder;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.ton.api.TransactionId;
 
@@ -33,6 +34,11 @@ import org.tonpayouts.ton.api.TransactionId;
  *     skipped send, or an aborted one after which the message may still apply): decided only by a
  *     state read that has seen that transaction; null when none
  * @param recheck streams-app asked to re-establish the outcome: read the state at once
+ * @param jetton for a jetton transfer, what to follow after the wallet's message (which goes to
+ *     {@code jetton.senderJettonWallet}, with {@link #amountNano} attached); null for a TON transfer
+ *     (and in entries stored before jettons)
+ * @param trail for a jetton transfer the wallet has handed over to our jetton wallet, how far the
+ *     jetton wallets' transactions have been followed; null before (and for a TON transfer)
  */
 public record WatchedTransfer(
     String requestId,
@@ -47,7 +53,9 @@ public record WatchedTransfer(
     Instant firstSubmittedAt,
     boolean windowScanned,
     TransactionId appliedWithoutSend,
-    boolean recheck) {
+    boolean recheck,
+    JettonOrder jetton,
+    JettonTrail trail) {
 
   public WatchedTransfer {
     Objects.requireNonNull(requestId, "requestId");
@@ -61,14 +69,26 @@ public record WatchedTransfer(
     }
   }
 
+  /** A TON transfer. */
+  public WatchedTransfer(String requestId, String transferId, long seqno, List<String> hashes,
+      List<String> normalizedHashes, long validUntil, String destination, long amountNano, boolean bounce,
+      Instant firstSubmittedAt, boolean windowScanned, TransactionId appliedWithoutSend, boolean recheck) {
+    this(requestId, transferId, seqno, hashes, normalizedHashes, validUntil, destination, amountNano, bounce,
+        firstSubmittedAt, windowScanned, appliedWithoutSend, recheck, null, null);
+  }
+
   /** A transfer to watch, fresh from {@code payout.submissions}. */
   public static WatchedTransfer of(Submission s) {
     return new WatchedTransfer(s.requestId(), s.transferId(), s.seqno(), s.transferHashes(),
         List.of(s.normalizedHash()), s.validUntil(), s.destination(), s.amountNano(), s.bounce(),
-        s.firstSubmittedAt(), false, null, s.recheck());
+        s.firstSubmittedAt(), false, null, s.recheck(), s.jetton(), null);
   }
 
-  /** This transfer with a later submission of it merged in (a new attempt, or a re-check). */
+  /**
+   * This transfer with a later submission of it merged in (a new attempt, or a re-check). A jetton
+   * transfer's trail is kept: the wallet's transaction that handed it over stays the transfer's
+   * (every attempt carries the same seqno, so no other can apply), and so do the jetton wallets'.
+   */
   WatchedTransfer merge(Submission s) {
     Set<String> all = new LinkedHashSet<>(hashes);
     all.addAll(s.transferHashes());
@@ -77,7 +97,8 @@ public record WatchedTransfer(
     boolean newer = s.validUntil() >= validUntil;
     return new WatchedTransfer(requestId, transferId, seqno, List.copyOf(all), List.copyOf(normalized),
         newer ? s.validUntil() : validUntil, destination, amountNano, bounce, firstSubmittedAt,
-        windowScanned && !s.recheck(), appliedWithoutSend, recheck || s.recheck());
+        windowScanned && !s.recheck(), appliedWithoutSend, recheck || s.recheck(),
+        jetton != null ? jetton : s.jetton(), trail);
   }
 
   public String newestHash() {
@@ -102,18 +123,37 @@ public record WatchedTransfer(
     return firstSubmittedAt.getEpochSecond() - clockSkew.toSeconds();
   }
 
+  /** Where the wallet's own message goes: our jetton wallet for a jetton transfer, else the destination. */
+  public String messageDestination() {
+    return jetton == null ? destination : jetton.senderJettonWallet();
+  }
+
+  /**
+   * True once the wallet's transaction sent a jetton transfer's message to our jetton wallet: the
+   * wallet has nothing more to say about it (no state read, no scan window); the jetton wallets'
+   * transactions decide ({@link JettonTrailRound}).
+   */
+  public boolean handedOver() {
+    return trail != null;
+  }
+
   /** True when this round must read the wallet's state for the transfer (before scanning). */
   boolean needsStateRead(Instant now, Duration clockSkew) {
-    return recheck || appliedWithoutSend != null || maybeExpired(now, clockSkew);
+    return !handedOver() && (recheck || appliedWithoutSend != null || maybeExpired(now, clockSkew));
   }
 
   WatchedTransfer withWindowScanned(boolean scanned) {
     return new WatchedTransfer(requestId, transferId, seqno, hashes, normalizedHashes, validUntil, destination,
-        amountNano, bounce, firstSubmittedAt, scanned, appliedWithoutSend, recheck);
+        amountNano, bounce, firstSubmittedAt, scanned, appliedWithoutSend, recheck, jetton, trail);
   }
 
   WatchedTransfer withAppliedWithoutSend(TransactionId tx) {
     return new WatchedTransfer(requestId, transferId, seqno, hashes, normalizedHashes, validUntil, destination,
-        amountNano, bounce, firstSubmittedAt, windowScanned, tx, recheck);
+        amountNano, bounce, firstSubmittedAt, windowScanned, tx, recheck, jetton, trail);
+  }
+
+  WatchedTransfer withTrail(JettonTrail next) {
+    return new WatchedTransfer(requestId, transferId, seqno, hashes, normalizedHashes, validUntil, destination,
+        amountNano, bounce, firstSubmittedAt, windowScanned, appliedWithoutSend, recheck, jetton, next);
   }
 }

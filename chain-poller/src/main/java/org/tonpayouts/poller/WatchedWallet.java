@@ -101,9 +101,23 @@ public record WatchedWallet(
    */
   public Optional<Long> windowStart(Duration clockSkew) {
     return pending.stream()
+        .filter(t -> !t.handedOver())
         .filter(t -> cursor == null || !t.windowScanned())
         .map(t -> t.windowStart(clockSkew))
         .min(Long::compare);
+  }
+
+  /**
+   * True when a round must read the wallet's own transactions: a transfer not yet handed over, or a
+   * payout watched for a bounce. Handed-over jetton transfers are followed on the jetton wallets.
+   */
+  boolean needsWalletReads() {
+    return !bounceWatches.isEmpty() || pending.stream().anyMatch(t -> !t.handedOver());
+  }
+
+  /** The jetton transfers the wallet handed over, followed on the jetton wallets. */
+  List<WatchedTransfer> handedOver() {
+    return pending.stream().filter(WatchedTransfer::handedOver).toList();
   }
 
   /** True when this round must read the wallet's state before scanning. */
