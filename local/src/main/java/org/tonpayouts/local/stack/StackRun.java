@@ -11,7 +11,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.math.BigInteger;
 import org.tonpayouts.devnet.Devnet;
+import org.tonpayouts.devnet.chain.jetton.JettonFlavor;
+import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.embedded.FreePorts;
 import org.tonpayouts.runtime.PayoutsConfig;
 import org.tonpayouts.ton.network.TonNetwork;
@@ -27,6 +30,12 @@ public final class StackRun implements AutoCloseable {
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
   /** What devnet credits each paying wallet: enough for thousands of demo transfers and their fees. */
   public static final long FUNDING_NANO = 100_000_000_000L;
+  /** What devnet mints to each paying wallet of the run's jetton: 1,000,000 of a 6-decimal jetton. */
+  public static final BigInteger FUNDING_JETTON_UNITS = BigInteger.valueOf(1_000_000_000_000L);
+  /** The run's jetton on devnet: the USDT-style stablecoin contract, under this symbol. */
+  public static final String JETTON_SYMBOL = "USDT";
+  /** Its per-transfer limit in the children's {@code jettons}: 10,000 USDT. */
+  public static final BigInteger JETTON_MAX_TRANSFER = BigInteger.valueOf(10_000_000_000L);
 
   /**
    * How many streams-app and chain-poller processes the run starts. With one of each they are
@@ -98,6 +107,8 @@ public final class StackRun implements AutoCloseable {
   private LocalStack stack;
   private StackProcesses processes;
   private ChildConfig.AdminAccess admin;
+  /** The run's jetton on devnet, deployed before the children start; null with an external API. */
+  private volatile TonAddress jettonMaster;
   private volatile boolean closed;
 
   private StackRun(RunOptions options, Instances instances, PrintWriter out, Clock clock, boolean apiCallLog) {
@@ -150,6 +161,9 @@ public final class StackRun implements AutoCloseable {
       Devnet devnet = stack.devnet().orElseThrow();
       say("devnet %s (block %d ms), Kafka %s, PostgreSQL %s", devnet.baseUrl(), options.blockInterval().toMillis(),
           stack.kafka().bootstrapServers(), stack.ledgerJdbcUrl());
+      jettonMaster = devnet.deployJetton(JettonFlavor.STABLECOIN, "https://tonpayouts.local/usdt.json");
+      say("jetton %s on devnet: master %s (the stablecoin contract; streams-app pays it)", JETTON_SYMBOL,
+          jettonMaster.toFriendly(true, true));
     } else {
       say("TON API %s (external: the %d wallets must be funded; list them with ./payouts wallets --from %d"
           + " --count %d%s --wallet-secret-file <file>)", options.externalApi().orElseThrow(), wallets.count(),
@@ -169,8 +183,11 @@ public final class StackRun implements AutoCloseable {
       // one deployment, one admin token; each instance serves the admin API on its own port
       ChildConfig.AdminAccess access = specs.isEmpty() ? admin
           : new ChildConfig.AdminAccess(FreePorts.pick(), admin.token(), admin.tokenFile());
+      Map<String, String> settings = new LinkedHashMap<>(apiNodeOf(name));
+      jettonMaster().ifPresent(m -> settings.put(PayoutsConfig.JETTONS_CONFIG, JETTON_SYMBOL + " master=" + m.toRaw()
+          + " decimals=6 max.transfer=" + JETTON_MAX_TRANSFER));
       specs.add(config.streamsApp(name, options.home().streamsAppJar(), FreePorts.pick(), Optional.of(access),
-          apiNodeOf(name)));
+          settings));
       groups.put(name, streamsGroup);
     }
     for (String name : instances.chainPollerNames()) {
@@ -254,13 +271,23 @@ public final class StackRun implements AutoCloseable {
     return key;
   }
 
-  /** On devnet, credits every paying wallet; with an external API the operator has funded them. */
+  /** The run's jetton master on devnet (streams-app's {@code jettons}); empty with an external API. */
+  public Optional<TonAddress> jettonMaster() {
+    return Optional.ofNullable(jettonMaster);
+  }
+
+  /**
+   * On devnet, credits every paying wallet with TON and the run's jetton; with an external API the
+   * operator has funded them.
+   */
   public void fund() {
     stack.devnet().ifPresent(devnet -> {
       for (long id : wallets.subwalletIds()) {
         devnet.fund(wallets.address(id), FUNDING_NANO);
+        devnet.mintJettons(jettonMaster, wallets.address(id), FUNDING_JETTON_UNITS);
       }
-      say("funded %d wallets with %d TON each on devnet", wallets.count(), FUNDING_NANO / 1_000_000_000L);
+      say("funded %d wallets with %d TON and %s %s each on devnet", wallets.count(), FUNDING_NANO / 1_000_000_000L,
+          FUNDING_JETTON_UNITS.divide(BigInteger.valueOf(1_000_000)), JETTON_SYMBOL);
     });
   }
 

@@ -373,7 +373,7 @@ class ChainAuditorTest {
       long amount) {
     return new Settlement(Settlement.SCHEMA_VERSION, t.requestId(), t.transferId(), t.transferIndex(),
         t.subwalletId(), TransferKind.PAYOUT, t.destination().toFriendly(false, false), amount, status, txHash, lt,
-        null, null, null, status == SettlementStatus.SETTLED ? null : "test", T0, T0, null, null);
+        null, null, null, status == SettlementStatus.SETTLED ? null : "test", T0, T0, null, null, null, null);
   }
 
   private void settle(Settlement s) {
