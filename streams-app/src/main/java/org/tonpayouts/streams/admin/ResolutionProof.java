@@ -38,8 +38,16 @@ final class ResolutionProof {
     this.failures = failures;
   }
 
-  /** Reads the chain for {@code ask} about {@code transfer}. */
+  /**
+   * Reads the chain for {@code ask} about {@code transfer}. A jetton transfer's is never proven
+   * here: these checks read the subwallet's own transactions, where a jetton payout only shows as
+   * TON handed to our jetton wallet; whether the receiver's jetton wallet accepted it shows on the
+   * jetton wallets alone (docs/jettons.md), and a FAILED resolved without that could pay it twice.
+   */
   Outcome of(TransferRow transfer, ApprovalAsk ask) throws InterruptedException {
+    if (transfer.jetton() != null) {
+      return new Unproven(jettonUnproven(transfer));
+    }
     if (ask.outcome().equals("SETTLED")) {
       ChainCheck.Outcome checked = chain.verify(transfer, ask.txHash(), ask.lt());
       if (checked instanceof ChainCheck.NotVerified n) {
@@ -56,5 +64,15 @@ final class ResolutionProof {
       return new Unproven(m.missing());
     }
     return new NotPaid(((FailureEvidence.Gathered) evidence).evidence(), ask.acknowledged());
+  }
+
+  /** Why a jetton transfer's resolution is refused, and what the operator does instead. */
+  static String jettonUnproven(TransferRow transfer) {
+    return "transfer " + transfer.requestId() + "/" + transfer.transferId() + " pays a jetton (master "
+        + transfer.jetton().master() + ", " + transfer.jetton().amount() + " base units, query_id "
+        + transfer.jettonQueryId() + "): the admin API proves resolutions from the subwallet's transactions, which"
+        + " show only the hand-over to our jetton wallet, never the receiver's acceptance; look for the receiver jetton"
+        + " wallet's transaction taking internal_transfer with that query_id from our jetton wallet (docs/jettons.md),"
+        + " and book the outcome outside this API";
   }
 }

@@ -334,9 +334,10 @@ public final class IssuingRound {
           + " nanotons (node time " + snapshot.syncUtime() + "), the transfer needs " + task.transfer().amountNano()
           + (task.transfer().paysJetton() ? " attached to its jetton transfer" : "") + " + "
           + settings.feeReserveNano() + " fee reserve";
-    } else if (p.jettonRead != null && jettons.unaffordable(task.transfer(), p.jettonRead.join(), snapshot) != null) {
+    } else if (p.jettonRead != null) {
       why = jettons.unaffordable(task.transfer(), p.jettonRead.join(), snapshot);
-    } else if (attempt > settings.maxAttempts()) {
+    }
+    if (why == null && attempt > settings.maxAttempts()) {
       why = "no attempts left: " + p.history.attempts() + " of " + settings.maxAttempts() + " used";
     }
     if (why == null) {
