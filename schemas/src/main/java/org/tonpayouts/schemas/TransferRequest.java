@@ -1,6 +1,7 @@
 package org.tonpayouts.schemas;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
  * One transfer a producer asks for inside a {@link PayoutRequest}: who gets how many nanotons, or
@@ -25,7 +26,9 @@ public record TransferRequest(
     String transferId,
     TransferKind kind,
     String destination,
-    @JsonLongAsString long amountNano,
+    // left out while 0: a jetton transfer as its producer writes it (intake attaches the TON; a TON
+    // transfer's is always positive), so what this record writes is a valid request
+    @JsonLongAsString @JsonInclude(JsonInclude.Include.NON_DEFAULT) long amountNano,
     String comment,
     Boolean bounce,
     JettonAmount jetton) {

@@ -59,6 +59,21 @@ class JettonRequestTest {
   }
 
   @Test
+  void shouldWriteAJettonTransferAsItsProducerDoesWithoutAmountNano() throws Exception {
+    PayoutRequest request = PayoutRequest.of("req-j", 7, List.of(TransferRequest.ofJetton("w-1", TransferKind.WITHDRAWAL,
+        Fixtures.DEST_RAW, new JettonAmount(MASTER, new BigInteger("2500000")), "order 77")), Fixtures.T0);
+
+    byte[] written = Topics.PAYOUT_REQUESTS.valueSerde().serializer().serialize("t", request);
+
+    assertThat(new String(written, java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("amountNano");
+    assertThat(validator.validate(written).request()).isEqualTo(request);
+    PayoutRequest attached = PayoutRequest.of("req-j", 7, List.of(request.transfer(0).withTonAttached(50_000_000)),
+        Fixtures.T0);
+    assertThat(new String(Json.mapper().writeValueAsBytes(attached), java.nio.charset.StandardCharsets.UTF_8))
+        .as("past intake the TON attached is kept").contains("\"amountNano\":\"50000000\"");
+  }
+
+  @Test
   void shouldRefuseAJettonAmountAbove120Bits() {
     assertThatThrownBy(() -> new JettonAmount(MASTER, BigInteger.ONE.shiftLeft(120)))
         .hasMessageContaining("2^120-1");

@@ -71,16 +71,6 @@ public final class PayoutTestKit {
 
   public static byte[] json(PayoutRequest request) {
     try {
-      if (request.transfers().stream().anyMatch(TransferRequest::paysJetton)) {
-        // as a producer writes it: a jetton transfer has no amountNano (intake attaches the TON)
-        com.fasterxml.jackson.databind.node.ObjectNode tree = Json.mapper().valueToTree(request);
-        tree.withArray("transfers").forEach(t -> {
-          if (t.has("jetton")) {
-            ((com.fasterxml.jackson.databind.node.ObjectNode) t).remove("amountNano");
-          }
-        });
-        return Json.mapper().writeValueAsBytes(tree);
-      }
       return Json.mapper().writeValueAsBytes(request);
     } catch (Exception e) {
       throw new IllegalStateException(e);
