@@ -41,6 +41,9 @@ class LauncherJarIT {
     String printed = Files.readString(output);
     assertThat(ended).as("the demo ended within %d minutes:%n%s", TIMEOUT_MINUTES, printed).isTrue();
     assertThat(demo.exitValue()).as("exit code 0: every transfer settled%n%s", printed).isZero();
-    assertThat(printed).contains("Summary").doesNotContain("NoClassDefFoundError");
+    assertThat(printed).contains("Summary").doesNotContain("NoClassDefFoundError")
+        // request 2 of 6 pays the run's jetton: 1.5 USDT, checked against devnet's jetton wallets
+        .contains("USDT            1 USDT transfer settled, 1.5 USDT paid to 1 recipient")
+        .contains("USDT balances   devnet agrees");
   }
 }

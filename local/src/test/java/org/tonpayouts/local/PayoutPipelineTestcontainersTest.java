@@ -21,8 +21,8 @@ class PayoutPipelineTestcontainersTest {
   Path tmp;
 
   @Test
-  void shouldSettleEveryTransferOnceWithConsecutiveSeqnosAndExactBalances() throws Exception {
+  void shouldSettleEveryTonAndJettonTransferOnceWithConsecutiveSeqnosAndExactBalances() throws Exception {
     new PayoutScenario(KAFKA.getBootstrapServers(),
-        SharedTestInfrastructure.databaseName(PayoutPipelineTestcontainersTest.class), tmp).runAndVerify();
+        SharedTestInfrastructure.databaseName(PayoutPipelineTestcontainersTest.class), tmp).jettons().runAndVerify();
   }
 }

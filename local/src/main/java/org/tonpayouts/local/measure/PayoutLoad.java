@@ -1,18 +1,26 @@
 package org.tonpayouts.local.measure;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.local.audit.ExpectedTransfer;
+import org.tonpayouts.local.audit.TransferRef;
+import org.tonpayouts.schemas.JettonAmount;
+import org.tonpayouts.schemas.Json;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferKind;
@@ -29,10 +37,14 @@ public final class PayoutLoad {
 
   private final List<PayoutRequest> requests;
   private final List<ExpectedTransfer> expected;
+  /** The jetton transfers' jetton and amount; every other transfer pays TON. */
+  private final Map<TransferRef, JettonAmount> jettons;
 
-  private PayoutLoad(List<PayoutRequest> requests, List<ExpectedTransfer> expected) {
+  private PayoutLoad(List<PayoutRequest> requests, List<ExpectedTransfer> expected,
+      Map<TransferRef, JettonAmount> jettons) {
     this.requests = List.copyOf(requests);
     this.expected = List.copyOf(expected);
+    this.jettons = Map.copyOf(jettons);
   }
 
   public List<PayoutRequest> requests() {
@@ -58,10 +70,32 @@ public final class PayoutLoad {
     return perWallet.isEmpty() ? 0 : Collections.max(perWallet.values());
   }
 
-  /** Nanotons each recipient should have received once everything is paid. */
+  /** Nanotons each recipient should have received once everything is paid, from the TON transfers. */
   public Map<TonAddress, Long> expectedReceipts() {
     Map<TonAddress, Long> sums = new HashMap<>();
-    expected.forEach(t -> sums.merge(t.destination(), t.amountNano(), Long::sum));
+    expected.stream().filter(t -> !jettons.containsKey(t.ref()))
+        .forEach(t -> sums.merge(t.destination(), t.amountNano(), Long::sum));
+    return sums;
+  }
+
+  /**
+   * The jetton transfer {@code ref} pays, or empty for a TON transfer (whose {@link ExpectedTransfer}
+   * has the amount; a jetton transfer's has 0 there: intake attaches the TON).
+   */
+  public Optional<JettonAmount> jettonOf(TransferRef ref) {
+    return Optional.ofNullable(jettons.get(ref));
+  }
+
+  /** How many of the transfers pay a jetton. */
+  public int jettonTransferCount() {
+    return jettons.size();
+  }
+
+  /** Jetton base units each recipient should have received once every jetton transfer is delivered. */
+  public Map<TonAddress, BigInteger> expectedJettonReceipts() {
+    Map<TonAddress, BigInteger> sums = new HashMap<>();
+    expected.stream().filter(t -> jettons.containsKey(t.ref()))
+        .forEach(t -> sums.merge(t.destination(), jettons.get(t.ref()).amount(), BigInteger::add));
     return sums;
   }
 
@@ -81,18 +115,51 @@ public final class PayoutLoad {
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     props.put(ProducerConfig.CLIENT_ID_CONFIG, "payouts-demo-load");
-    try (KafkaProducer<String, PayoutRequest> producer = new KafkaProducer<>(props,
-        Topics.PAYOUT_REQUESTS.keySerde().serializer(), Topics.PAYOUT_REQUESTS.valueSerde().serializer())) {
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props,
+        Topics.PAYOUT_REQUESTS.keySerde().serializer(), new ByteArraySerializer())) {
       for (PayoutRequest request : requests) {
-        producer.send(new ProducerRecord<>(Topics.PAYOUT_REQUESTS.name(), request.walletKey(), request));
+        producer.send(new ProducerRecord<>(Topics.PAYOUT_REQUESTS.name(), request.walletKey(), asProducerWrites(request)));
       }
       producer.flush();
     }
     log.info("load produced requests={} transfers={}", requests.size(), expected.size());
   }
 
-  /** One transfer of a request to build: what it pays whom. */
-  public record Leg(String transferId, TransferKind kind, TonAddress destination, long amountNano) {}
+  /**
+   * The request's JSON as a producer service writes it: a jetton transfer has no {@code amountNano}
+   * (intake attaches the TON; the project's mapper would write {@code "0"}, which the request
+   * schema refuses).
+   */
+  static byte[] asProducerWrites(PayoutRequest request) {
+    try {
+      ObjectNode tree = Json.mapper().valueToTree(request);
+      tree.withArray("transfers").forEach(t -> {
+        if (t.hasNonNull("jetton")) {
+          ((ObjectNode) t).remove("amountNano");
+        }
+      });
+      return Json.mapper().writeValueAsBytes(tree);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new IllegalStateException("cannot write request " + request.requestId(), e);
+    }
+  }
+
+  /**
+   * One transfer of a request to build: what it pays whom, TON ({@code amountNano}) or a jetton
+   * ({@code jetton}, with {@code amountNano} 0).
+   */
+  public record Leg(String transferId, TransferKind kind, TonAddress destination, long amountNano,
+                    JettonAmount jetton) {
+    /** A TON transfer. */
+    public Leg(String transferId, TransferKind kind, TonAddress destination, long amountNano) {
+      this(transferId, kind, destination, amountNano, null);
+    }
+
+    /** A jetton transfer: {@code jetton}'s amount of its master, the TON attached at intake. */
+    public static Leg jetton(String transferId, TransferKind kind, TonAddress destination, JettonAmount jetton) {
+      return new Leg(transferId, kind, destination, 0, jetton);
+    }
+  }
 
   /** Collects the requests of a load, each transfer with its comment {@code "<requestId> <transferId>"}. */
   public static final class Builder {
@@ -100,6 +167,7 @@ public final class PayoutLoad {
     private final Instant createdAt;
     private final List<PayoutRequest> requests = new ArrayList<>();
     private final List<ExpectedTransfer> expected = new ArrayList<>();
+    private final Map<TransferRef, JettonAmount> jettons = new HashMap<>();
 
     /**
      * @param testnet writes destinations in their testnet form
@@ -116,16 +184,22 @@ public final class PayoutLoad {
         Leg leg = legs.get(i);
         String comment = requestId + " " + leg.transferId();
         // non-bounceable: recipients are fresh, uninitialized accounts that keep what they are sent
-        transfers.add(new TransferRequest(leg.transferId(), leg.kind(), leg.destination().toFriendly(false, testnet),
-            leg.amountNano(), comment, null));
-        expected.add(new ExpectedTransfer(requestId, leg.transferId(), i, subwalletId, leg.destination(),
-            leg.amountNano(), comment));
+        String destination = leg.destination().toFriendly(false, testnet);
+        transfers.add(leg.jetton() == null
+            ? new TransferRequest(leg.transferId(), leg.kind(), destination, leg.amountNano(), comment, null)
+            : TransferRequest.ofJetton(leg.transferId(), leg.kind(), destination, leg.jetton(), comment));
+        ExpectedTransfer transfer = new ExpectedTransfer(requestId, leg.transferId(), i, subwalletId,
+            leg.destination(), leg.amountNano(), comment);
+        expected.add(transfer);
+        if (leg.jetton() != null) {
+          jettons.put(transfer.ref(), leg.jetton());
+        }
       }
       requests.add(PayoutRequest.of(requestId, subwalletId, transfers, createdAt));
     }
 
     public PayoutLoad build() {
-      return new PayoutLoad(requests, expected);
+      return new PayoutLoad(requests, expected, jettons);
     }
   }
 }

@@ -27,6 +27,14 @@ public record Summary(PayoutLoad load, int wallets, Settling settling, LedgerAud
   }
 
   public void print(PrintWriter out) {
+    print(out, List.of());
+  }
+
+  /**
+   * {@link #print(PrintWriter)} with lines of the run's own after the ledger's (the demo's jetton),
+   * each a label and its text like the others.
+   */
+  public void print(PrintWriter out, List<String> more) {
     out.println();
     out.println("Summary");
     out.printf("  requests        %d (%d transfers) on %d wallets%n", load.requestCount(), load.transferCount(), wallets);
@@ -39,6 +47,7 @@ public record Summary(PayoutLoad load, int wallets, Settling settling, LedgerAud
     out.printf("  seqnos          %s%n", seqnoLine());
     out.printf("  ledger rows     %s%n", audit.statusCounts().entrySet().stream()
         .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
+    more.forEach(line -> out.printf("  %s%n", line));
     out.printf("  elapsed         %.1f s (requests produced to last settlement: %.1f s)%n", elapsedSeconds,
         settling.loadToLastSettlementSeconds());
     out.printf("  logs            %s (launcher.log, streams-app.log, chain-poller.log)%n", run.dir());

@@ -38,9 +38,12 @@ class DemoCommandTest {
 
     assertThat(exit).as("output:%n%s%nerrors:%n%s", out, err).isZero();
     assertThat(out.toString())
-        .contains("requests        4 (6 transfers) on 2 wallets")
-        .contains("settled         6")
-        .contains("seqnos          consecutive on every wallet (6 applied messages on 2 wallets)")
+        .contains("requests        4 (7 transfers) on 2 wallets")
+        .contains("settled         7")
+        .contains("seqnos          consecutive on every wallet (7 applied messages on 2 wallets)")
+        // request 2 pays 1.5 USDT, then sweeps its commission in TON
+        .contains("USDT            1 USDT transfer settled, 1.5 USDT paid to 1 recipient")
+        .contains("USDT balances   devnet agrees")
         .contains("Result: OK, every transfer settled");
     List<Path> runs;
     try (Stream<Path> dirs = Files.list(tmp)) {
