@@ -1,7 +1,6 @@
 package org.tonpayouts.local.measure;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -125,21 +124,11 @@ public final class PayoutLoad {
     log.info("load produced requests={} transfers={}", requests.size(), expected.size());
   }
 
-  /**
-   * The request's JSON as a producer service writes it: a jetton transfer has no {@code amountNano}
-   * (intake attaches the TON; the project's mapper would write {@code "0"}, which the request
-   * schema refuses).
-   */
+  /** The request's JSON as a producer service writes it (a jetton transfer without {@code amountNano}). */
   static byte[] asProducerWrites(PayoutRequest request) {
     try {
-      ObjectNode tree = Json.mapper().valueToTree(request);
-      tree.withArray("transfers").forEach(t -> {
-        if (t.hasNonNull("jetton")) {
-          ((ObjectNode) t).remove("amountNano");
-        }
-      });
-      return Json.mapper().writeValueAsBytes(tree);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
+      return Json.mapper().writeValueAsBytes(request);
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write request " + request.requestId(), e);
     }
   }
