@@ -13,6 +13,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.local.audit.ExpectedTransfer;
+import org.tonpayouts.schemas.JettonAmount;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferKind;
@@ -58,10 +59,10 @@ public final class PayoutLoad {
     return perWallet.isEmpty() ? 0 : Collections.max(perWallet.values());
   }
 
-  /** Nanotons each recipient should have received once everything is paid. */
+  /** Nanotons each recipient of a TON transfer should have received once everything is paid. */
   public Map<TonAddress, Long> expectedReceipts() {
     Map<TonAddress, Long> sums = new HashMap<>();
-    expected.forEach(t -> sums.merge(t.destination(), t.amountNano(), Long::sum));
+    expected.stream().filter(t -> !t.paysJetton()).forEach(t -> sums.merge(t.destination(), t.amountNano(), Long::sum));
     return sums;
   }
 
@@ -82,7 +83,7 @@ public final class PayoutLoad {
     props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     props.put(ProducerConfig.CLIENT_ID_CONFIG, "payouts-demo-load");
     try (KafkaProducer<String, PayoutRequest> producer = new KafkaProducer<>(props,
-        Topics.PAYOUT_REQUESTS.keySerde().serializer(), Topics.PAYOUT_REQUESTS.valueSerde().serializer())) {
+        Topics.PAYOUT_REQUESTS.keySerde().serializer(), new ProducedRequests())) {
       for (PayoutRequest request : requests) {
         producer.send(new ProducerRecord<>(Topics.PAYOUT_REQUESTS.name(), request.walletKey(), request));
       }
@@ -91,8 +92,24 @@ public final class PayoutLoad {
     log.info("load produced requests={} transfers={}", requests.size(), expected.size());
   }
 
-  /** One transfer of a request to build: what it pays whom. */
-  public record Leg(String transferId, TransferKind kind, TonAddress destination, long amountNano) {}
+  /**
+   * One transfer of a request to build: what it pays whom.
+   *
+   * @param amountNano nanotons of a TON transfer; ignored for a jetton transfer (intake attaches its TON)
+   * @param jetton the jetton and amount it pays instead of TON, or null
+   */
+  public record Leg(String transferId, TransferKind kind, TonAddress destination, long amountNano,
+                    JettonAmount jetton) {
+    /** A TON transfer. */
+    public Leg(String transferId, TransferKind kind, TonAddress destination, long amountNano) {
+      this(transferId, kind, destination, amountNano, null);
+    }
+
+    /** A jetton transfer. */
+    public static Leg ofJetton(String transferId, TransferKind kind, TonAddress destination, JettonAmount jetton) {
+      return new Leg(transferId, kind, destination, 0, java.util.Objects.requireNonNull(jetton, "jetton"));
+    }
+  }
 
   /** Collects the requests of a load, each transfer with its comment {@code "<requestId> <transferId>"}. */
   public static final class Builder {
@@ -116,10 +133,12 @@ public final class PayoutLoad {
         Leg leg = legs.get(i);
         String comment = requestId + " " + leg.transferId();
         // non-bounceable: recipients are fresh, uninitialized accounts that keep what they are sent
-        transfers.add(new TransferRequest(leg.transferId(), leg.kind(), leg.destination().toFriendly(false, testnet),
-            leg.amountNano(), comment, null));
+        String destination = leg.destination().toFriendly(false, testnet);
+        transfers.add(leg.jetton() == null
+            ? new TransferRequest(leg.transferId(), leg.kind(), destination, leg.amountNano(), comment, null)
+            : TransferRequest.ofJetton(leg.transferId(), leg.kind(), destination, leg.jetton(), comment));
         expected.add(new ExpectedTransfer(requestId, leg.transferId(), i, subwalletId, leg.destination(),
-            leg.amountNano(), comment));
+            leg.jetton() == null ? leg.amountNano() : 0, comment, leg.jetton()));
       }
       requests.add(PayoutRequest.of(requestId, subwalletId, transfers, createdAt));
     }

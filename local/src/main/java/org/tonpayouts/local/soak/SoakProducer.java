@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.local.audit.ExpectedTransfer;
 import org.tonpayouts.local.audit.TransferRef;
+import org.tonpayouts.local.measure.ProducedRequests;
 import org.tonpayouts.local.measure.SettlementWatcher;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
@@ -67,7 +68,7 @@ final class SoakProducer implements AutoCloseable {
     props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     props.put(ProducerConfig.CLIENT_ID_CONFIG, "payouts-soak-load");
     this.producer = new KafkaProducer<>(props, Topics.PAYOUT_REQUESTS.keySerde().serializer(),
-        Topics.PAYOUT_REQUESTS.valueSerde().serializer());
+        new ProducedRequests());
     this.thread = new Thread(this::run, "soak-producer");
     thread.setDaemon(true);
   }
