@@ -48,7 +48,8 @@ public record ChainAudit(int transfersRequested, Map<SettlementStatus, Integer> 
    *     payers' balances show the jettons came back)
    * @param settledUnits jetton base units of the SETTLED ones
    * @param destinations jetton owners paid to
-   * @param destinationsBalance their jetton balances on chain, summed (= {@code settledUnits} when nothing is wrong)
+   * @param destinationsBalance their jetton balances on chain beyond what they held before, summed
+   *     (= {@code settledUnits} when nothing is wrong)
    * @param minted what was minted to the paying wallets, summed
    * @param payersBalance the paying wallets' jetton balances on chain, summed (= minted - settledUnits)
    */

@@ -95,8 +95,20 @@ public final class ChainAuditor {
   /**
    * A jetton every paying wallet was minted before the run, and how much: its only jetton income,
    * so its balance after the run is that minus its SETTLED transfers of the jetton.
+   *
+   * @param ownersHeldBefore jetton owners of the run that held some before it (minted to deploy
+   *     their jetton wallet); every other owner held none
    */
-  public record JettonFunding(TonAddress master, BigInteger mintedPerWallet) {}
+  public record JettonFunding(TonAddress master, BigInteger mintedPerWallet,
+                              Map<TonAddress, BigInteger> ownersHeldBefore) {
+    public JettonFunding {
+      ownersHeldBefore = Map.copyOf(ownersHeldBefore);
+    }
+
+    public JettonFunding(TonAddress master, BigInteger mintedPerWallet) {
+      this(master, mintedPerWallet, Map.of());
+    }
+  }
 
   private final Sources sources;
   private final Expectations expectations;
@@ -430,13 +442,17 @@ public final class ChainAuditor {
     BigInteger destinationsBalance = BigInteger.ZERO;
     int destinations = 0;
     for (Map.Entry<TonAddress, Map<TonAddress, BigInteger>> m : toOwner.entrySet()) {
+      Map<TonAddress, BigInteger> before = expectations.jettons().stream().filter(f -> f.master().equals(m.getKey()))
+          .findFirst().map(JettonFunding::ownersHeldBefore).orElse(Map.of());
       for (Map.Entry<TonAddress, BigInteger> owner : m.getValue().entrySet()) {
         destinations++;
-        BigInteger balance = jettonBalance(m.getKey(), owner.getKey());
+        BigInteger held = before.getOrDefault(owner.getKey(), BigInteger.ZERO);
+        BigInteger balance = jettonBalance(m.getKey(), owner.getKey()).subtract(held);
         destinationsBalance = destinationsBalance.add(balance);
         if (!balance.equals(owner.getValue())) {
           violation(Rule.JETTON_BALANCE_NOT_AS_SETTLED, "jetton owner " + owner.getKey() + " holds " + balance
-              + " of " + m.getKey() + " but its SETTLED transfers come to " + owner.getValue()
+              + " of " + m.getKey() + (held.signum() == 0 ? "" : " beyond the " + held + " it held before")
+              + " but its SETTLED transfers come to " + owner.getValue()
               + "; its other transfers: " + unsettledTo.getOrDefault(m.getKey(), Map.of())
                   .getOrDefault(owner.getKey(), List.of()));
         }

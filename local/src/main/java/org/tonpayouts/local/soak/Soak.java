@@ -43,6 +43,8 @@ public final class Soak {
   public static final StackRun.Instances INSTANCES = new StackRun.Instances(2, 2, true);
   private static final Duration REJECTIONS_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration PROGRESS_EVERY = Duration.ofMillis(500);
+  /** Minted to each refusing jetton owner to deploy its jetton wallet, so its status can be set. */
+  static final java.math.BigInteger REFUSING_PAYEE_MINT = java.math.BigInteger.ONE;
 
   private final SoakOptions options;
   private final RunOptions stack;
@@ -140,24 +142,30 @@ public final class Soak {
    */
   static ChainAuditor.Expectations expectations(SoakLoad load, List<ForeignSigner.Attempt> foreign,
       java.math.BigInteger jettonsMintedPerWallet) {
+    Map<TonAddress, java.math.BigInteger> heldBefore = new java.util.HashMap<>();
+    load.refusingPayees().forEach(owner -> heldBefore.put(owner, REFUSING_PAYEE_MINT));
     List<ReusedRequestId> reused = load.reusedIds().stream()
         .map(r -> new ReusedRequestId(r.requestId(), r.subwalletId(), SoakLoad.REUSED_ID_MARK)).toList();
     List<ForeignPayment> payments = foreign.stream()
         .map(a -> new ForeignPayment(a.wallet(), a.destination(), a.amountNano(), a.comment(), a.messageHash()))
         .toList();
     List<ChainAuditor.JettonFunding> jettons = load.jettons()
-        .map(j -> List.of(new ChainAuditor.JettonFunding(j.master(), jettonsMintedPerWallet))).orElse(List.of());
+        .map(j -> List.of(new ChainAuditor.JettonFunding(j.master(), jettonsMintedPerWallet, heldBefore)))
+        .orElse(List.of());
     return new ChainAuditor.Expectations(load.expected(), reused, payments, jettons);
   }
 
   /**
    * Locks the refusing jetton owners' jetton wallets for receiving (a stablecoin wallet's status 2,
-   * set through the minter as its admin would), before any transfer to them is produced.
+   * set through the minter as its admin would), before any transfer to them is produced. A status is
+   * set on a deployed wallet only: {@link #REFUSING_PAYEE_MINT} is minted to each first (the auditor
+   * is told).
    */
   private void lockRefusingPayees(Devnet devnet, SoakLoad load) {
     load.jettons().ifPresent(j -> {
       for (TonAddress owner : load.refusingPayees()) {
-        if (!devnet.setJettonWalletStatus(j.master(), owner, 2).ok()) {
+        if (!devnet.mintJettons(j.master(), owner, REFUSING_PAYEE_MINT).ok()
+            || !devnet.setJettonWalletStatus(j.master(), owner, 2).ok()) {
           throw new IllegalStateException("devnet could not lock the jetton wallet of " + owner + " for receiving");
         }
         say("jetton owner %s refuses every transfer (its jetton wallet locked for receiving)", owner.toRaw());
