@@ -1,5 +1,6 @@
 package org.tonpayouts.local.audit;
 
+import java.math.BigInteger;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -26,13 +27,48 @@ import org.tonpayouts.ton.address.TonAddress;
  * @param reusedIds requestIds reused with other content
  * @param reusedIdsRejected of those, rejected on payout.rejected
  * @param violations every broken rule, in the order found
+ * @param jettons the jetton transfers' figures, read from the jetton wallets on chain
  */
 public record ChainAudit(int transfersRequested, Map<SettlementStatus, Integer> settlements, int landed,
                          int doublePayouts, int lostTransfers, List<Reconciliation> reconciliations,
                          int foreignAttempts, List<ForeignLanding> foreignLandings, int fencedRefusals,
                          int chainTransactions,
                          int appliedMessages, Map<String, Integer> ledgerMessages, int reusedIds,
-                         int reusedIdsRejected, List<Violation> violations) {
+                         int reusedIdsRejected, List<Violation> violations, JettonFigures jettons) {
+
+  /**
+   * What the jetton transfers came to, on chain: the balances of the jetton wallets, read through
+   * the API ({@code get_wallet_data}) after the run.
+   *
+   * @param transfers jetton transfers of accepted requests
+   * @param settlements those by the status of their terminal settlement
+   * @param handedOver those whose wallet message applied (handed to our jetton wallet)
+   * @param delivered SETTLED ones whose settlement shows the receiver's jetton wallet accepting them
+   * @param refusedBack FAILED ones that were handed over and refused by a jetton wallet (the
+   *     payers' balances show the jettons came back)
+   * @param settledUnits jetton base units of the SETTLED ones
+   * @param destinations jetton owners paid to
+   * @param destinationsBalance their jetton balances on chain beyond what they held before, summed
+   *     (= {@code settledUnits} when nothing is wrong)
+   * @param minted what was minted to the paying wallets, summed
+   * @param payersBalance the paying wallets' jetton balances on chain, summed (= minted - settledUnits)
+   */
+  public record JettonFigures(int transfers, Map<SettlementStatus, Integer> settlements, int handedOver,
+                              int delivered, int refusedBack, BigInteger settledUnits, int destinations,
+                              BigInteger destinationsBalance, BigInteger minted, BigInteger payersBalance) {
+    public static final JettonFigures NONE = new JettonFigures(0, Map.of(), 0, 0, 0, BigInteger.ZERO, 0,
+        BigInteger.ZERO, BigInteger.ZERO, BigInteger.ZERO);
+
+    public JettonFigures {
+      Map<SettlementStatus, Integer> byStatus = new EnumMap<>(SettlementStatus.class);
+      byStatus.putAll(settlements);
+      settlements = java.util.Collections.unmodifiableMap(byStatus);
+    }
+
+    public int count(SettlementStatus status) {
+      return settlements.getOrDefault(status, 0);
+    }
+  }
 
   /** The rules the auditor checks. */
   public enum Rule {
@@ -65,7 +101,16 @@ public record ChainAudit(int transfersRequested, Map<SettlementStatus, Integer> 
     /** A requestId reused with other content was not rejected. */
     REUSED_ID_NOT_REJECTED,
     /** A message whose intent was refused by fencing landed, and no ledger row (the new owner's) holds it. */
-    FENCED_MESSAGE_USED
+    FENCED_MESSAGE_USED,
+    /** A SETTLED jetton transfer's settlement does not show the receiver's jetton wallet accepting its query id. */
+    JETTON_NOT_DELIVERED,
+    /** A jetton owner's balance on chain is not the sum of the SETTLED jetton transfers to it. */
+    JETTON_BALANCE_NOT_AS_SETTLED,
+    /**
+     * A paying wallet's jetton balance is not what was minted to it minus its SETTLED jetton
+     * transfers: a FAILED one was not re-credited, or jettons left that no settlement accounts for.
+     */
+    JETTON_PAYER_BALANCE_WRONG
   }
 
   /** One broken rule. */
@@ -101,6 +146,7 @@ public record ChainAudit(int transfersRequested, Map<SettlementStatus, Integer> 
     foreignLandings = List.copyOf(foreignLandings);
     ledgerMessages = Map.copyOf(ledgerMessages);
     violations = List.copyOf(violations);
+    jettons = jettons == null ? JettonFigures.NONE : jettons;
   }
 
   /** Foreign payments found on chain. */

@@ -1,5 +1,6 @@
 package org.tonpayouts.local.audit;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,7 @@ import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.ton.address.TonAddress;
+import org.tonpayouts.ton.api.JettonWalletData;
 import org.tonpayouts.ton.api.TonApi;
 
 /**
@@ -38,7 +40,11 @@ import org.tonpayouts.ton.api.TonApi;
  * (a foreign signer's payments are counted apart, each only if it is exactly a payment the signer
  * recorded: wallet, destination, amount and its own comment, even to a payee of ours, once); no
  * message refused by fencing was recorded or landed; every requestId reused with other content
- * was rejected.
+ * was rejected. A jetton transfer lands as its wallet's message to the wallet's own jetton wallet
+ * (found by the comment in its TEP-74 body's forward payload); SETTLED needs the receiver's jetton
+ * wallet's acceptance in its settlement, and the jetton balances read on chain must be exactly
+ * what the SETTLED jetton transfers say: each owner's their sum, each payer's what was minted
+ * minus theirs (a FAILED one re-credited).
  *
  * <p>A transfer whose seqno a foreign payment took can never land (all its messages carry that
  * seqno): the foreign payment is not its landing, even when it pays the transfer's destination
@@ -67,13 +73,40 @@ public final class ChainAuditor {
    * @param reusedIds request ids produced again with other content: each must be rejected, never paid
    * @param foreign payments someone else holding the key made or tried: each may account for one
    *     payment on chain, exactly as recorded
+   * @param jettons the jettons minted to every paying wallet before the run: with the SETTLED
+   *     jetton transfers, what every jetton balance must be
    */
   public record Expectations(List<ExpectedTransfer> transfers, List<ReusedRequestId> reusedIds,
-                             List<ForeignPayment> foreign) {
+                             List<ForeignPayment> foreign, List<JettonFunding> jettons) {
     public Expectations {
       transfers = List.copyOf(transfers);
       reusedIds = List.copyOf(reusedIds);
       foreign = List.copyOf(foreign);
+      jettons = List.copyOf(jettons);
+    }
+
+    /** A run without jettons. */
+    public Expectations(List<ExpectedTransfer> transfers, List<ReusedRequestId> reusedIds,
+        List<ForeignPayment> foreign) {
+      this(transfers, reusedIds, foreign, List.of());
+    }
+  }
+
+  /**
+   * A jetton every paying wallet was minted before the run, and how much: its only jetton income,
+   * so its balance after the run is that minus its SETTLED transfers of the jetton.
+   *
+   * @param ownersHeldBefore jetton owners of the run that held some before it (minted to deploy
+   *     their jetton wallet); every other owner held none
+   */
+  public record JettonFunding(TonAddress master, BigInteger mintedPerWallet,
+                              Map<TonAddress, BigInteger> ownersHeldBefore) {
+    public JettonFunding {
+      ownersHeldBefore = Map.copyOf(ownersHeldBefore);
+    }
+
+    public JettonFunding(TonAddress master, BigInteger mintedPerWallet) {
+      this(master, mintedPerWallet, Map.of());
     }
   }
 
@@ -81,6 +114,8 @@ public final class ChainAuditor {
   private final Expectations expectations;
   private final List<Violation> violations = new ArrayList<>();
   private final Map<Rule, Integer> perRule = new EnumMap<>(Rule.class);
+  /** Our wallets' jetton wallets, by master and subwallet id, asked of the master once each. */
+  private final Map<String, TonAddress> ourJettonWallets = new HashMap<>();
 
   private ChainAuditor(Sources sources, Expectations expectations) {
     this.sources = sources;
@@ -125,8 +160,17 @@ public final class ChainAuditor {
           } else if (e == null) {
             violation(Rule.UNREQUESTED_PAYMENT, "subwallet " + history.subwalletId() + " paid " + p.amountNano()
                 + " to " + p.destination() + " comment '" + p.comment() + "' in tx " + p.txHash());
+          } else if (e.paysJetton()) {
+            String wrong = jettonPaymentMismatch(e, history.subwalletId(), p);
+            if (wrong != null) {
+              violation(Rule.PAID_NOT_AS_REQUESTED, e.ref() + " asked subwallet " + e.subwalletId() + " to pay "
+                  + e.jetton().amount() + " of jetton " + e.jetton().master() + " to " + e.destination() + "; tx "
+                  + p.txHash() + " of subwallet " + history.subwalletId() + " " + wrong);
+            } else {
+              landings.computeIfAbsent(e.ref(), r -> new ArrayList<>()).add(p);
+            }
           } else if (e.subwalletId() != history.subwalletId() || !e.destination().equals(p.destination())
-              || e.amountNano() != p.amountNano()) {
+              || e.amountNano() != p.amountNano() || p.jetton() != null) {
             violation(Rule.PAID_NOT_AS_REQUESTED, e.ref() + " asked subwallet " + e.subwalletId() + " to pay "
                 + e.amountNano() + " to " + e.destination() + "; tx " + p.txHash() + " of subwallet "
                 + history.subwalletId() + " paid " + p.amountNano() + " to " + p.destination());
@@ -170,11 +214,11 @@ public final class ChainAuditor {
       }
       Settlement s = seen.get(0);
       byStatus.merge(s.status(), 1, Integer::sum);
-      if (s.amountNano() != e.amountNano() || !TonAddress.parse(s.destination()).equals(e.destination())
-          || s.subwalletId() != e.subwalletId()) {
-        violation(Rule.SETTLEMENT_NOT_AS_REQUESTED, e.ref() + " settled as " + s.amountNano() + " to "
-            + s.destination() + " from subwallet " + s.subwalletId() + "; requested " + e.amountNano() + " to "
-            + e.destination() + " from " + e.subwalletId());
+      if ((e.paysJetton() ? !sameJetton(e, s) : s.amountNano() != e.amountNano() || s.jetton() != null)
+          || !TonAddress.parse(s.destination()).equals(e.destination()) || s.subwalletId() != e.subwalletId()) {
+        violation(Rule.SETTLEMENT_NOT_AS_REQUESTED, e.ref() + " settled as " + (s.jetton() != null ? s.jetton()
+            : s.amountNano()) + " to " + s.destination() + " from subwallet " + s.subwalletId() + "; requested "
+            + (e.paysJetton() ? e.jetton() : e.amountNano()) + " to " + e.destination() + " from " + e.subwalletId());
       }
       switch (s.status()) {
         case SETTLED -> {
@@ -182,10 +226,19 @@ public final class ChainAuditor {
               || paid.get(0).lt() != s.lt()) {
             violation(Rule.SETTLED_NOT_ON_CHAIN, e.ref() + " SETTLED by tx " + s.txHash() + " lt " + s.lt()
                 + "; the chain shows " + paid.stream().map(p -> p.txHash() + " lt " + p.lt()).toList());
+          } else if (e.paysJetton() && (s.jettonDelivery() == null || !s.jettonDelivery().delivered()
+              || s.jettonDelivery().queryId() != paid.get(0).jetton().queryId())) {
+            violation(Rule.JETTON_NOT_DELIVERED, e.ref() + " SETTLED, but its delivery " + s.jettonDelivery()
+                + " is not the receiver's jetton wallet accepting query id " + paid.get(0).jetton().queryId());
           }
         }
         case FAILED, ABORTED -> {
-          if (!paid.isEmpty()) {
+          boolean refusedOnChain = s.status() == SettlementStatus.FAILED && e.paysJetton()
+              && s.jettonDelivery() != null && !s.jettonDelivery().delivered()
+              && s.jettonDelivery().failedAccount() != null;
+          // a jetton transfer's wallet message only hands it over: a jetton wallet may refuse it after (the
+          // balances below show the jettons came back)
+          if (!paid.isEmpty() && !refusedOnChain) {
             violation(Rule.PAID_BUT_REPORTED_UNPAID, e.ref() + " settled " + s.status() + " (" + s.reason()
                 + ") but tx " + paid.get(0).txHash() + " paid it");
           }
@@ -203,6 +256,7 @@ public final class ChainAuditor {
       }
     }
 
+    ChainAudit.JettonFigures jettons = checkJettons(landings, terminal);
     checkLegOrder(landings);
     int applied = checkSeqnos(chain);
     checkLedgerAgainstChain(chain, messages, transfers, landings, fenced);
@@ -219,7 +273,7 @@ public final class ChainAuditor {
     reconciliations.sort(Comparator.comparing(r -> r.ref().requestId()));
     ChainAudit audit = new ChainAudit(expectations.transfers().size(), byStatus, landings.size(), doublePayouts, lost,
         reconciliations, expectations.foreign().size(), foreignLandings, fenced.size(), chainTxs, applied, ledgerByStatus,
-        expectations.reusedIds().size(), reusedRejected, violations);
+        expectations.reusedIds().size(), reusedRejected, violations, jettons);
     log.info("chain audit transfers={} landed={} double={} lost={} violations={}", audit.transfersRequested(),
         audit.landed(), doublePayouts, lost, perRule);
     return audit;
@@ -241,6 +295,9 @@ public final class ChainAuditor {
   private Set<Payee> repeatedPayees() {
     Map<Payee, Set<String>> requests = new HashMap<>();
     for (ExpectedTransfer t : expectations.transfers()) {
+      if (t.paysJetton()) {
+        continue;
+      }
       requests.computeIfAbsent(new Payee(t.subwalletId(), t.destination(), t.amountNano()), p -> new HashSet<>())
           .add(t.requestId());
     }
@@ -294,6 +351,131 @@ public final class ChainAuditor {
           settled.isEmpty() ? null : settled.get(0).status()));
     }
     return out;
+  }
+
+  /** Why wallet payment {@code p} is not jetton transfer {@code e}'s hand-over, or null when it is. */
+  private String jettonPaymentMismatch(ExpectedTransfer e, long subwalletId, Payment p) {
+    if (p.jetton() == null) {
+      return "paid " + p.amountNano() + " nanotons to " + p.destination() + " without a jetton transfer";
+    }
+    if (e.subwalletId() != subwalletId) {
+      return "sent it";
+    }
+    TonAddress ours = ourJettonWallet(TonAddress.parse(e.jetton().master()), subwalletId);
+    if (!ours.equals(p.destination())) {
+      return "sent it to " + p.destination() + ", not to its jetton wallet " + ours;
+    }
+    if (!p.jetton().amount().equals(e.jetton().amount()) || !p.jetton().destination().equals(e.destination())) {
+      return "asked for " + p.jetton().amount() + " to " + p.jetton().destination();
+    }
+    return null;
+  }
+
+  private static boolean sameJetton(ExpectedTransfer e, Settlement s) {
+    return s.jetton() != null && s.jetton().amount().equals(e.jetton().amount())
+        && TonAddress.parse(s.jetton().master()).equals(TonAddress.parse(e.jetton().master()));
+  }
+
+  /** The jetton wallet of paying wallet {@code subwalletId} for {@code master}, as the master computes it. */
+  private TonAddress ourJettonWallet(TonAddress master, long subwalletId) {
+    return ourJettonWallets.computeIfAbsent(master.toRaw() + "/" + subwalletId,
+        k -> ChainScan.join(sources.api().getJettonWalletAddress(master, sources.wallets().get(subwalletId))));
+  }
+
+  /** {@code owner}'s balance of {@code master}'s jetton on chain: 0 while its jetton wallet is not deployed. */
+  private BigInteger jettonBalance(TonAddress master, TonAddress owner) {
+    TonAddress wallet = ChainScan.join(sources.api().getJettonWalletAddress(master, owner));
+    return ChainScan.join(sources.api().getJettonWalletData(wallet)).map(JettonWalletData::balance)
+        .orElse(BigInteger.ZERO);
+  }
+
+  /**
+   * The jetton balances: each jetton owner holds exactly its SETTLED jetton transfers (nothing
+   * paid twice, nothing delivered that was reported unpaid); each paying wallet holds what was
+   * minted to it minus its SETTLED jetton transfers (every FAILED one re-credited, nothing lost).
+   */
+  private ChainAudit.JettonFigures checkJettons(Map<TransferRef, List<Payment>> landings,
+      Map<TransferRef, List<Settlement>> terminal) {
+    List<ExpectedTransfer> jettonTransfers = expectations.transfers().stream().filter(ExpectedTransfer::paysJetton)
+        .toList();
+    if (jettonTransfers.isEmpty() && expectations.jettons().isEmpty()) {
+      return ChainAudit.JettonFigures.NONE;
+    }
+    Map<SettlementStatus, Integer> byStatus = new EnumMap<>(SettlementStatus.class);
+    int handedOver = 0;
+    int delivered = 0;
+    int refusedBack = 0;
+    BigInteger settledUnits = BigInteger.ZERO;
+    // by master, then by owner (destinations) or by subwallet (payers): SETTLED units
+    Map<TonAddress, Map<TonAddress, BigInteger>> toOwner = new HashMap<>();
+    Map<TonAddress, Map<Long, BigInteger>> fromWallet = new HashMap<>();
+    Map<TonAddress, Map<TonAddress, List<String>>> unsettledTo = new HashMap<>();
+    for (ExpectedTransfer e : jettonTransfers) {
+      TonAddress master = TonAddress.parse(e.jetton().master());
+      toOwner.computeIfAbsent(master, m -> new HashMap<>()).putIfAbsent(e.destination(), BigInteger.ZERO);
+      List<Settlement> seen = terminal.getOrDefault(e.ref(), List.of());
+      if (!landings.getOrDefault(e.ref(), List.of()).isEmpty()) {
+        handedOver++;
+      }
+      if (seen.isEmpty()) {
+        continue;
+      }
+      Settlement s = seen.get(0);
+      byStatus.merge(s.status(), 1, Integer::sum);
+      if (s.status() == SettlementStatus.SETTLED) {
+        settledUnits = settledUnits.add(e.jetton().amount());
+        toOwner.get(master).merge(e.destination(), e.jetton().amount(), BigInteger::add);
+        fromWallet.computeIfAbsent(master, m -> new HashMap<>()).merge(e.subwalletId(), e.jetton().amount(),
+            BigInteger::add);
+        if (s.jettonDelivery() != null && s.jettonDelivery().delivered()) {
+          delivered++;
+        }
+      } else {
+        unsettledTo.computeIfAbsent(master, m -> new HashMap<>())
+            .computeIfAbsent(e.destination(), d -> new ArrayList<>()).add(e.ref() + " " + s.status());
+        if (s.status() == SettlementStatus.FAILED && s.jettonDelivery() != null
+            && s.jettonDelivery().failedAccount() != null && !landings.getOrDefault(e.ref(), List.of()).isEmpty()) {
+          refusedBack++;
+        }
+      }
+    }
+    BigInteger destinationsBalance = BigInteger.ZERO;
+    int destinations = 0;
+    for (Map.Entry<TonAddress, Map<TonAddress, BigInteger>> m : toOwner.entrySet()) {
+      Map<TonAddress, BigInteger> before = expectations.jettons().stream().filter(f -> f.master().equals(m.getKey()))
+          .findFirst().map(JettonFunding::ownersHeldBefore).orElse(Map.of());
+      for (Map.Entry<TonAddress, BigInteger> owner : m.getValue().entrySet()) {
+        destinations++;
+        BigInteger held = before.getOrDefault(owner.getKey(), BigInteger.ZERO);
+        BigInteger balance = jettonBalance(m.getKey(), owner.getKey()).subtract(held);
+        destinationsBalance = destinationsBalance.add(balance);
+        if (!balance.equals(owner.getValue())) {
+          violation(Rule.JETTON_BALANCE_NOT_AS_SETTLED, "jetton owner " + owner.getKey() + " holds " + balance
+              + " of " + m.getKey() + (held.signum() == 0 ? "" : " beyond the " + held + " it held before")
+              + " but its SETTLED transfers come to " + owner.getValue()
+              + "; its other transfers: " + unsettledTo.getOrDefault(m.getKey(), Map.of())
+                  .getOrDefault(owner.getKey(), List.of()));
+        }
+      }
+    }
+    BigInteger minted = BigInteger.ZERO;
+    BigInteger payersBalance = BigInteger.ZERO;
+    for (JettonFunding funding : expectations.jettons()) {
+      Map<Long, BigInteger> sent = fromWallet.getOrDefault(funding.master(), Map.of());
+      for (Map.Entry<Long, TonAddress> w : sources.wallets().entrySet()) {
+        BigInteger balance = jettonBalance(funding.master(), w.getValue());
+        BigInteger expected = funding.mintedPerWallet().subtract(sent.getOrDefault(w.getKey(), BigInteger.ZERO));
+        minted = minted.add(funding.mintedPerWallet());
+        payersBalance = payersBalance.add(balance);
+        if (!balance.equals(expected)) {
+          violation(Rule.JETTON_PAYER_BALANCE_WRONG, "subwallet " + w.getKey() + " holds " + balance + " of "
+              + funding.master() + "; minted " + funding.mintedPerWallet() + " minus its SETTLED jetton transfers "
+              + sent.getOrDefault(w.getKey(), BigInteger.ZERO) + " is " + expected);
+        }
+      }
+    }
+    return new ChainAudit.JettonFigures(jettonTransfers.size(), byStatus, handedOver, delivered, refusedBack,
+        settledUnits, destinations, destinationsBalance, minted, payersBalance);
   }
 
   /** Every landed leg's earlier legs landed before it (lt order on the one wallet). */

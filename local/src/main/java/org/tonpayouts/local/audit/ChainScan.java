@@ -17,7 +17,9 @@ import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TonApi;
 import org.tonpayouts.ton.api.TransactionId;
+import org.tonpayouts.ton.cell.CellReader;
 import org.tonpayouts.ton.cell.TonCell;
+import org.tonpayouts.ton.jetton.JettonTransfer;
 import org.tonpayouts.ton.wallet.ParsedTransfer;
 import org.tonpayouts.ton.wallet.TransferParser;
 
@@ -33,8 +35,15 @@ final class ChainScan {
   /** A wallet message that caused a transaction: its seqno and hash, and whether our key signed it. */
   record ExternalIn(String messageHash, long seqno, boolean signedByOurKey) {}
 
-  /** One outgoing payment of a wallet transaction. */
-  record Payment(TonAddress wallet, String txHash, long lt, TonAddress destination, long amountNano, String comment) {}
+  /**
+   * One outgoing payment of a wallet transaction. A jetton transfer's message goes to the wallet's
+   * own jetton wallet with TON attached ({@code amountNano}); {@code jetton} is its TEP-74 transfer
+   * body (whom it pays, how much, the query id), and its comment is the transfer's forward payload.
+   *
+   * @param jetton the jetton transfer the message asks for, or null for a TON payment
+   */
+  record Payment(TonAddress wallet, String txHash, long lt, TonAddress destination, long amountNano, String comment,
+                 JettonTransfer jetton) {}
 
   /** One transaction of a wallet; {@code in} is null unless an external message caused it. */
   record Tx(TonAddress wallet, long lt, String hash, boolean aborted, ExternalIn in, List<Payment> payments) {}
@@ -95,13 +104,32 @@ final class ChainScan {
     List<Payment> payments = new ArrayList<>();
     for (ChainMessage m : t.outMsgs()) {
       if (m.destination() != null) {
-        payments.add(new Payment(wallet, t.id().hash(), t.id().lt(), m.destination(), m.value(), m.comment()));
+        JettonTransfer jetton = jettonTransfer(m);
+        payments.add(new Payment(wallet, t.id().hash(), t.id().lt(), m.destination(), m.value(),
+            jetton != null ? jetton.comment() : m.comment(), jetton));
       }
     }
     return new Tx(wallet, t.id().lt(), t.id().hash(), aborted, in, List.copyOf(payments));
   }
 
-  private static <T> T join(java.util.concurrent.CompletableFuture<T> future) {
+  /** The TEP-74 transfer a message's body asks for, or null when it is not one (a comment, no body). */
+  private static JettonTransfer jettonTransfer(ChainMessage m) {
+    if (m.bodyBase64() == null || m.bodyBase64().isBlank()) {
+      return null;
+    }
+    try {
+      TonCell body = TonCell.fromBase64(m.bodyBase64());
+      CellReader r = body.parse();
+      if (r.remainingBits() < 32 || r.loadUint(32) != JettonTransfer.OP) {
+        return null;
+      }
+      return JettonTransfer.parse(body);
+    } catch (IllegalArgumentException e) { // MalformedCellException included: not a transfer we can read
+      return null;
+    }
+  }
+
+  static <T> T join(java.util.concurrent.CompletableFuture<T> future) {
     try {
       return future.get(CALL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {

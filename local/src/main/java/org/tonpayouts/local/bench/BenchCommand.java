@@ -31,7 +31,8 @@ import picocli.CommandLine.TypeConversionException;
         "Prints settled transfers/s against wallets / block interval and against devnet's own capacity (measured"
             + " in the same run with pre-signed messages), latency added beyond the chain's, API calls per settled"
             + " transfer by process and method, CPU per settled transfer and at idle, peak heaps, a per-wallet loop"
-            + " (read seqno, sign, send, poll) on the same devnet for comparison, with --send-fault-rate the same load"
+            + " (read seqno, sign, send, poll) on the same devnet for comparison, the same load paying a jetton"
+            + " (USDT on devnet) beside the TON one, with --send-fault-rate the same load"
             + " with failing sends, and the targets of the issue."})
 public final class BenchCommand implements Callable<Integer> {
   @Spec
@@ -74,7 +75,7 @@ public final class BenchCommand implements Callable<Integer> {
   int clientInFlight;
 
   @Option(names = "--skip", split = ",", paramLabel = "<phase>", converter = PhaseConverter.class,
-      description = "Leave phases out: capacity, idle, peer (comma-separated); a full run has them all.")
+      description = "Leave phases out: capacity, idle, jetton, peer (comma-separated); a full run has them all.")
   List<Benchmark.Phase> skip = List.of();
 
   @Option(names = "--json", paramLabel = "<file>", description = "Also write every figure to this JSON file.")
@@ -87,7 +88,7 @@ public final class BenchCommand implements Callable<Integer> {
       try {
         return Benchmark.Phase.valueOf(value.strip().toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new TypeConversionException("'" + value + "' is not a phase: capacity, idle or peer");
+        throw new TypeConversionException("'" + value + "' is not a phase: capacity, idle, jetton or peer");
       }
     }
   }

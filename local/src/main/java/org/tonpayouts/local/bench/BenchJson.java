@@ -81,6 +81,13 @@ public final class BenchJson {
       }
       p.stoppedBecause().ifPresent(s -> peer.put("stopped_because", s));
     });
+    r.jetton().ifPresent(j -> {
+      ObjectNode jetton = pipeline(j, r);
+      if (r.pipeline().throughput() > 0) {
+        jetton.put("over_ton_pipeline", j.throughput() / r.pipeline().throughput());
+      }
+      root.set("pipeline_jetton", jetton);
+    });
     r.faulted().ifPresent(f -> {
       ObjectNode faulted = pipeline(f, r);
       faulted.put("send_fault_rate", r.sendFaults().rate());

@@ -24,12 +24,22 @@ import org.tonpayouts.local.stack.ChildSpec;
  * @param loadAverage the machine's one-minute load average when the run started (negative: unknown)
  * @param clientInFlight requests the benchmark's own clients (capacity sender, peer) keep in flight at most
  * @param warmupTransfers transfers the pipeline paid before the measured load (not measured)
+ * @param jetton the same load paying the run's jetton instead of TON, when measured
  */
 public record BenchReport(int wallets, long blockMillis, int transfersPerWallet, int cores, double loadAverage,
                           PipelinePhase pipeline, Optional<IdleCpu> idle, Optional<DevnetCapacity.Result> capacity,
                           Optional<PeerLoop.Result> peer, SendFaults sendFaults, Optional<PipelinePhase> faulted,
                           long skippedBlocks, Map<String, OptionalLong> childPeakHeap, long launcherPeakHeap,
-                          int clientInFlight, int warmupTransfers) {
+                          int clientInFlight, int warmupTransfers, Optional<PipelinePhase> jetton) {
+  /** Without a jetton load. */
+  public BenchReport(int wallets, long blockMillis, int transfersPerWallet, int cores, double loadAverage,
+      PipelinePhase pipeline, Optional<IdleCpu> idle, Optional<DevnetCapacity.Result> capacity,
+      Optional<PeerLoop.Result> peer, SendFaults sendFaults, Optional<PipelinePhase> faulted, long skippedBlocks,
+      Map<String, OptionalLong> childPeakHeap, long launcherPeakHeap, int clientInFlight, int warmupTransfers) {
+    this(wallets, blockMillis, transfersPerWallet, cores, loadAverage, pipeline, idle, capacity, peer, sendFaults,
+        faulted, skippedBlocks, childPeakHeap, launcherPeakHeap, clientInFlight, warmupTransfers, Optional.empty());
+  }
+
   /** The chain's limit: each wallet settles at most one transfer per block. */
   public double limit() {
     return wallets * 1000.0 / blockMillis;
@@ -47,6 +57,14 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
             loadAverage) : "", warmupTransfers > 0 ? "measured after a warm-up load of " + warmupTransfers
             + " transfers" : "no warm-up load");
     printPipeline(out, "Pipeline (streams-app + chain-poller)", pipeline, true);
+    jetton.ifPresent(j -> {
+      printPipeline(out, "Pipeline paying a jetton (the same load, 1 USDT each instead of TON; the run's stablecoin"
+          + " jetton on devnet)", j, false);
+      out.printf("  beside TON            %.2f x the TON load's throughput; added latency p50 %+d ms; API calls %+.2f"
+              + " per transfer%n", pipeline.throughput() <= 0 ? 0 : j.throughput() / pipeline.throughput(),
+          j.latency().added().percentile(50) - pipeline.latency().added().percentile(50),
+          j.apiCallsPerTransfer() - pipeline.apiCallsPerTransfer());
+    });
     capacity.ifPresent(c -> printCapacity(out, c));
     peer.ifPresent(p -> printPeer(out, p));
     faulted.ifPresent(f -> printPipeline(out, String.format("Pipeline with %.0f %% of sends failing (half HTTP 429,"
@@ -199,6 +217,11 @@ public record BenchReport(int wallets, long blockMillis, int transfersPerWallet,
         + " stack).%n", jvmOptions(ChildSpec.javaOptions(System.getenv())),
         jvmOptions(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
             .filter(a -> a.startsWith("-XX:")).toList()));
+    jetton.ifPresent(j -> out.println("  jetton load: after the TON load (and the idle window), the same number of"
+        + " single-transfer requests per wallet paying 1 USDT each; a jetton transfer settles when the receiver's jetton"
+        + " wallet accepted it, so its added latency is measured from the earliest block that acceptance could be in:"
+        + " the block after the wallet's previous acceptance plus the hops the chain itself took (the wallet's"
+        + " transaction to the receiver's), and the settle path from the acceptance's own block."));
     if (sendFaults.on()) {
       out.printf("  faults: devnet's default node (the children's) answers 429 to %.1f %% of sends and drops %.1f %%"
           + " of the rest silently (%.0f %% of sends fail in all); reads unaffected; the same load again after the"

@@ -27,6 +27,7 @@ import org.tonpayouts.local.measure.Settling;
 import org.tonpayouts.local.measure.Summary;
 import org.tonpayouts.local.stack.StackRun;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.schemas.JettonDelivery;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.ton.address.TonAddress;
@@ -40,7 +41,7 @@ import org.tonpayouts.ton.address.TonAddress;
  */
 public final class Benchmark {
   /** Phases that can be left out of a run (to iterate quickly; a full run has them all). */
-  public enum Phase { CAPACITY, IDLE, PEER }
+  public enum Phase { CAPACITY, IDLE, JETTON, PEER }
 
   /**
    * How to run it.
@@ -77,7 +78,13 @@ public final class Benchmark {
   /** The report and the summaries of the pipeline's loads (which decide the exit code). */
   public record Outcome(BenchReport report, Summary summary, Optional<Summary> faultedSummary) {
     public int exitCode() {
-      return summary.exitCode() != 0 ? summary.exitCode() : faultedSummary.map(Summary::exitCode).orElse(0);
+      if (summary.exitCode() != 0) {
+        return summary.exitCode();
+      }
+      if (report.jetton().isPresent() && !report.jetton().get().complete()) {
+        return 1; // the jetton load did not settle in full: its report says why (PARTIAL RUN)
+      }
+      return faultedSummary.map(Summary::exitCode).orElse(0);
     }
   }
 
@@ -131,6 +138,10 @@ public final class Benchmark {
       say("measuring idle CPU over %d s ...", settings.idleWindow().toSeconds());
       idle = Optional.of(IdleCpu.measure(run, settings.idleWindow()));
     }
+    Optional<PipelinePhase> jetton = Optional.empty();
+    if (drained && !settings.skip().contains(Phase.JETTON) && run.jettonMaster().isPresent()) {
+      jetton = Optional.of(pipeline("bench-jetton", n, Optional.empty(), blocks, run.jettonMaster()));
+    }
     Optional<PipelinePhase> faulted = drained && settings.sendFaults().on()
         ? Optional.of(pipeline("bench-faults", n, Optional.of(settings.sendFaults()), blocks)) : Optional.empty();
     Optional<PeerLoop.Result> peer = drained && !settings.skip().contains(Phase.PEER)
@@ -147,7 +158,7 @@ public final class Benchmark {
     BenchReport report = new BenchReport(wallets, devnet.blockInterval().toMillis(), n,
         Runtime.getRuntime().availableProcessors(), loadAverage, pipeline, idle, capacity, peer,
         settings.sendFaults(), faulted, blocks.skippedBlocks(), heaps, PeakHeap.launcher(),
-        settings.clientInFlight(), warmup * wallets);
+        settings.clientInFlight(), warmup * wallets, jetton);
     double elapsed = (clock.millis() - startedMillis) / 1000.0;
     Summary summary = new Summary(pipeline.load(), wallets, pipeline.settling(), audit, elapsed, run.directory());
     Optional<Summary> faultedSummary = faulted.map(f -> new Summary(f.load(), wallets, f.settling(), audit, elapsed,
@@ -155,11 +166,23 @@ public final class Benchmark {
     return new Outcome(report, summary, faultedSummary);
   }
 
-  /** Produces one load of {@code perWallet} single transfers per wallet and measures it until it settled. */
   private PipelinePhase pipeline(String tag, int perWallet, Optional<SendFaults> faults, BlockClock blocks)
       throws InterruptedException {
-    PayoutLoad load = BenchLoad.bench(run.wallets(), perWallet, tag + "-" + run.directory().runId(), false,
-        clock.instant());
+    return pipeline(tag, perWallet, faults, blocks, Optional.empty());
+  }
+
+  /**
+   * Produces one load of {@code perWallet} single transfers per wallet (of {@code jetton}'s jetton
+   * when given, else TON) and measures it until it settled.
+   */
+  private PipelinePhase pipeline(String tag, int perWallet, Optional<SendFaults> faults, BlockClock blocks,
+      Optional<TonAddress> jetton) throws InterruptedException {
+    String runId = tag + "-" + run.directory().runId();
+    PayoutLoad load = jetton.isPresent()
+        ? BenchLoad.jettonBench(run.wallets(), perWallet, runId, jetton.get(), clock.instant())
+        : BenchLoad.bench(run.wallets(), perWallet, runId, false, clock.instant());
+    jetton.ifPresent(m -> say("jetton load: %d transfers of %s units of %s each ...", load.transferCount(),
+        BenchLoad.BENCH_JETTON_UNITS, m.toRaw()));
     faults.ifPresent(f -> say("sends fail at %.0f %% now: %.1f %% answered 429, %.1f %% of the rest dropped", f.rate()
         * 100, f.rateLimitProbability() * 100, f.dropProbability() * 100));
     ApiCallCounts callsBefore = ApiCallCounts.scrape(run.processes());
@@ -168,7 +191,10 @@ public final class Benchmark {
     CpuTimes cpuBefore = cpu();
     Settling settling;
     try {
-      settling = settler.settle(load, timeout(load, faults.isPresent()));
+      Duration timeout = timeout(load, faults.isPresent());
+      // a jetton transfer takes the wallet's block and two more hops before its verdict
+      settling = settler.settle(load, jetton.isPresent() && run.options().settleTimeout().isZero()
+          ? timeout.multipliedBy(2) : timeout);
     } finally {
       faults.ifPresent(f -> devnet.faults().clear());
     }
@@ -200,9 +226,20 @@ public final class Benchmark {
     List<LoadLatency.Landing> landings = new ArrayList<>();
     for (ObservedSettlement observed : settling.settlements()) {
       Settlement s = observed.settlement();
-      if (s.status() == SettlementStatus.SETTLED && s.lt() != null) {
-        TonAddress wallet = run.wallets().address(s.subwalletId());
-        landings.add(new LoadLatency.Landing(wallet, blocks.byLt(wallet, s.lt()), observed.observedAtMillis()));
+      if (s.status() != SettlementStatus.SETTLED || s.lt() == null) {
+        continue;
+      }
+      TonAddress wallet = run.wallets().address(s.subwalletId());
+      OptionalLong own = blocks.byLt(wallet, s.lt());
+      JettonDelivery d = s.jettonDelivery();
+      if (d == null) {
+        landings.add(new LoadLatency.Landing(wallet, own, observed.observedAtMillis()));
+      } else {
+        // delivered when the receiver's jetton wallet accepted it: measured from that block
+        OptionalLong accepted = d.receiverJettonWallet() == null || d.receiverLt() == null ? OptionalLong.empty()
+            : blocks.byLt(TonAddress.parse(d.receiverJettonWallet()), d.receiverLt());
+        long hops = own.isPresent() && accepted.isPresent() ? accepted.getAsLong() - own.getAsLong() : 0;
+        landings.add(new LoadLatency.Landing(wallet, accepted, observed.observedAtMillis(), hops));
       }
     }
     return LoadLatency.measure(landings, blockTimes);

@@ -30,9 +30,18 @@ public record LoadLatency(AddedLatency added, AddedLatency settlePath) {
   /**
    * One transfer of the load.
    *
-   * @param block the block holding its transaction; empty when unknown (then it is not measured)
+   * @param block the block holding its transaction; empty when unknown (then it is not measured).
+   *     For a jetton transfer: the block holding the receiver jetton wallet's acceptance
+   * @param hops blocks the chain itself took from the wallet's transaction to {@code block}: 0 for a
+   *     TON transfer; for a jetton transfer the hops through the two jetton wallets, so the earliest
+   *     the chain could have delivered it is that many blocks after the wallet's earliest block
    */
-  public record Landing(TonAddress wallet, OptionalLong block, long seenAtMillis) {}
+  public record Landing(TonAddress wallet, OptionalLong block, long seenAtMillis, long hops) {
+    /** A TON transfer: its outcome is the wallet's own transaction. */
+    public Landing(TonAddress wallet, OptionalLong block, long seenAtMillis) {
+      this(wallet, block, seenAtMillis, 0);
+    }
+  }
 
   /** @param blockMillis when a block became visible, if known */
   public static LoadLatency measure(List<Landing> landings, LongFunction<OptionalLong> blockMillis) {
@@ -54,7 +63,7 @@ public record LoadLatency(AddedLatency added, AddedLatency settlePath) {
       for (Landing l : wallet) {
         long block = l.block().getAsLong();
         OptionalLong own = blockMillis.apply(block);
-        OptionalLong earliest = previous < 0 ? own : blockMillis.apply(previous + 1);
+        OptionalLong earliest = previous < 0 ? own : blockMillis.apply(previous + 1 + l.hops());
         previous = block;
         if (own.isEmpty() || earliest.isEmpty()) {
           unmeasured++;

@@ -1,6 +1,5 @@
 package org.tonpayouts.local.measure;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,13 +12,11 @@ import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.local.audit.ExpectedTransfer;
 import org.tonpayouts.local.audit.TransferRef;
 import org.tonpayouts.schemas.JettonAmount;
-import org.tonpayouts.schemas.Json;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferKind;
@@ -36,14 +33,9 @@ public final class PayoutLoad {
 
   private final List<PayoutRequest> requests;
   private final List<ExpectedTransfer> expected;
-  /** The jetton transfers' jetton and amount; every other transfer pays TON. */
-  private final Map<TransferRef, JettonAmount> jettons;
-
-  private PayoutLoad(List<PayoutRequest> requests, List<ExpectedTransfer> expected,
-      Map<TransferRef, JettonAmount> jettons) {
+  private PayoutLoad(List<PayoutRequest> requests, List<ExpectedTransfer> expected) {
     this.requests = List.copyOf(requests);
     this.expected = List.copyOf(expected);
-    this.jettons = Map.copyOf(jettons);
   }
 
   public List<PayoutRequest> requests() {
@@ -69,32 +61,28 @@ public final class PayoutLoad {
     return perWallet.isEmpty() ? 0 : Collections.max(perWallet.values());
   }
 
-  /** Nanotons each recipient should have received once everything is paid, from the TON transfers. */
+  /** Nanotons each recipient of a TON transfer should have received once everything is paid. */
   public Map<TonAddress, Long> expectedReceipts() {
     Map<TonAddress, Long> sums = new HashMap<>();
-    expected.stream().filter(t -> !jettons.containsKey(t.ref()))
-        .forEach(t -> sums.merge(t.destination(), t.amountNano(), Long::sum));
+    expected.stream().filter(t -> !t.paysJetton()).forEach(t -> sums.merge(t.destination(), t.amountNano(), Long::sum));
     return sums;
   }
 
-  /**
-   * The jetton transfer {@code ref} pays, or empty for a TON transfer (whose {@link ExpectedTransfer}
-   * has the amount; a jetton transfer's has 0 there: intake attaches the TON).
-   */
+  /** The jetton transfer {@code ref} pays, or empty for a TON transfer. */
   public Optional<JettonAmount> jettonOf(TransferRef ref) {
-    return Optional.ofNullable(jettons.get(ref));
+    return expected.stream().filter(t -> t.ref().equals(ref)).findFirst().map(ExpectedTransfer::jetton);
   }
 
   /** How many of the transfers pay a jetton. */
   public int jettonTransferCount() {
-    return jettons.size();
+    return (int) expected.stream().filter(ExpectedTransfer::paysJetton).count();
   }
 
   /** Jetton base units each recipient should have received once every jetton transfer is delivered. */
   public Map<TonAddress, BigInteger> expectedJettonReceipts() {
     Map<TonAddress, BigInteger> sums = new HashMap<>();
-    expected.stream().filter(t -> jettons.containsKey(t.ref()))
-        .forEach(t -> sums.merge(t.destination(), jettons.get(t.ref()).amount(), BigInteger::add));
+    expected.stream().filter(ExpectedTransfer::paysJetton)
+        .forEach(t -> sums.merge(t.destination(), t.jetton().amount(), BigInteger::add));
     return sums;
   }
 
@@ -114,28 +102,22 @@ public final class PayoutLoad {
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     props.put(ProducerConfig.CLIENT_ID_CONFIG, "payouts-demo-load");
-    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props,
-        Topics.PAYOUT_REQUESTS.keySerde().serializer(), new ByteArraySerializer())) {
+    try (KafkaProducer<String, PayoutRequest> producer = new KafkaProducer<>(props,
+        Topics.PAYOUT_REQUESTS.keySerde().serializer(), Topics.PAYOUT_REQUESTS.valueSerde().serializer())) {
       for (PayoutRequest request : requests) {
-        producer.send(new ProducerRecord<>(Topics.PAYOUT_REQUESTS.name(), request.walletKey(), asProducerWrites(request)));
+        // the records' own JSON is what a producer writes: a jetton transfer leaves amountNano out
+        producer.send(new ProducerRecord<>(Topics.PAYOUT_REQUESTS.name(), request.walletKey(), request));
       }
       producer.flush();
     }
     log.info("load produced requests={} transfers={}", requests.size(), expected.size());
   }
 
-  /** The request's JSON as a producer service writes it (a jetton transfer without {@code amountNano}). */
-  static byte[] asProducerWrites(PayoutRequest request) {
-    try {
-      return Json.mapper().writeValueAsBytes(request);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write request " + request.requestId(), e);
-    }
-  }
-
   /**
-   * One transfer of a request to build: what it pays whom, TON ({@code amountNano}) or a jetton
-   * ({@code jetton}, with {@code amountNano} 0).
+   * One transfer of a request to build: what it pays whom.
+   *
+   * @param amountNano nanotons of a TON transfer; ignored for a jetton transfer (intake attaches its TON)
+   * @param jetton the jetton and amount it pays instead of TON, or null
    */
   public record Leg(String transferId, TransferKind kind, TonAddress destination, long amountNano,
                     JettonAmount jetton) {
@@ -146,7 +128,7 @@ public final class PayoutLoad {
 
     /** A jetton transfer: {@code jetton}'s amount of its master, the TON attached at intake. */
     public static Leg jetton(String transferId, TransferKind kind, TonAddress destination, JettonAmount jetton) {
-      return new Leg(transferId, kind, destination, 0, jetton);
+      return new Leg(transferId, kind, destination, 0, java.util.Objects.requireNonNull(jetton, "jetton"));
     }
   }
 
@@ -156,7 +138,6 @@ public final class PayoutLoad {
     private final Instant createdAt;
     private final List<PayoutRequest> requests = new ArrayList<>();
     private final List<ExpectedTransfer> expected = new ArrayList<>();
-    private final Map<TransferRef, JettonAmount> jettons = new HashMap<>();
 
     /**
      * @param testnet writes destinations in their testnet form
@@ -177,18 +158,14 @@ public final class PayoutLoad {
         transfers.add(leg.jetton() == null
             ? new TransferRequest(leg.transferId(), leg.kind(), destination, leg.amountNano(), comment, null)
             : TransferRequest.ofJetton(leg.transferId(), leg.kind(), destination, leg.jetton(), comment));
-        ExpectedTransfer transfer = new ExpectedTransfer(requestId, leg.transferId(), i, subwalletId,
-            leg.destination(), leg.amountNano(), comment);
-        expected.add(transfer);
-        if (leg.jetton() != null) {
-          jettons.put(transfer.ref(), leg.jetton());
-        }
+        expected.add(new ExpectedTransfer(requestId, leg.transferId(), i, subwalletId, leg.destination(),
+            leg.jetton() == null ? leg.amountNano() : 0, comment, leg.jetton()));
       }
       requests.add(PayoutRequest.of(requestId, subwalletId, transfers, createdAt));
     }
 
     public PayoutLoad build() {
-      return new PayoutLoad(requests, expected, jettons);
+      return new PayoutLoad(requests, expected);
     }
   }
 }

@@ -28,6 +28,7 @@ import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.Rejected;
 import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.ton.api.TonApiClient;
+import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.api.TonApiConfig;
 
 /**
@@ -42,6 +43,8 @@ public final class Soak {
   public static final StackRun.Instances INSTANCES = new StackRun.Instances(2, 2, true);
   private static final Duration REJECTIONS_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration PROGRESS_EVERY = Duration.ofMillis(500);
+  /** Minted to each refusing jetton owner to deploy its jetton wallet, so its status can be set. */
+  static final java.math.BigInteger REFUSING_PAYEE_MINT = java.math.BigInteger.ONE;
 
   private final SoakOptions options;
   private final RunOptions stack;
@@ -73,8 +76,12 @@ public final class Soak {
             .withRequestsPerSecond(RunOptions.DEVNET_REQUESTS_PER_SECOND))) {
       run.fund();
       Devnet devnet = run.stack().devnet().orElseThrow();
+      Optional<SoakLoad.Jettons> jettons = options.jettons().on() ? run.jettonMaster()
+          .map(m -> new SoakLoad.Jettons(m, options.jettons().share(), options.jettons().refusingPayees()))
+          : Optional.empty();
       SoakLoad load = SoakLoad.build(run.wallets(), options.transfers(), "soak-" + run.directory().runId(),
-          options.seed(), clock.instant());
+          options.seed(), clock.instant(), jettons);
+      lockRefusingPayees(devnet, load);
       ChaosPlan plan = ChaosPlan.draw(options, INSTANCES, load.transferCount());
       describe(load, plan);
       ForeignSigner foreign = new ForeignSigner(run.key().key(), devnet, api, clock);
@@ -111,7 +118,8 @@ public final class Soak {
       LedgerRecords records = new LedgerRecords(run.stack().ledgerJdbcUrl(), run.stack().postgres().user(),
           run.stack().postgres().password());
       ChainAudit audit = ChainAuditor.audit(new ChainAuditor.Sources(api, records, bootstrap,
-          run.wallets().addresses(), run.key().key().publicKey()), expectations(load, foreign.attempts()));
+          run.wallets().addresses(), run.key().key().publicKey()), expectations(load, foreign.attempts(),
+          StackRun.FUNDING_JETTON_UNITS));
       return new SoakReport(options, load, plan, chaosSummary, faultCounts, scansCutShort, foreign.attempts(), drain,
           audit, recoveries, (clock.millis() - started) / 1000.0, run.directory());
     }
@@ -132,13 +140,37 @@ public final class Soak {
    * What the auditor is told: the load's transfers, its request ids reused with other content (told
    * apart by {@link SoakLoad#REUSED_ID_MARK}), and every payment the foreign signer attempted.
    */
-  static ChainAuditor.Expectations expectations(SoakLoad load, List<ForeignSigner.Attempt> foreign) {
+  static ChainAuditor.Expectations expectations(SoakLoad load, List<ForeignSigner.Attempt> foreign,
+      java.math.BigInteger jettonsMintedPerWallet) {
+    Map<TonAddress, java.math.BigInteger> heldBefore = new java.util.HashMap<>();
+    load.refusingPayees().forEach(owner -> heldBefore.put(owner, REFUSING_PAYEE_MINT));
     List<ReusedRequestId> reused = load.reusedIds().stream()
         .map(r -> new ReusedRequestId(r.requestId(), r.subwalletId(), SoakLoad.REUSED_ID_MARK)).toList();
     List<ForeignPayment> payments = foreign.stream()
         .map(a -> new ForeignPayment(a.wallet(), a.destination(), a.amountNano(), a.comment(), a.messageHash()))
         .toList();
-    return new ChainAuditor.Expectations(load.expected(), reused, payments);
+    List<ChainAuditor.JettonFunding> jettons = load.jettons()
+        .map(j -> List.of(new ChainAuditor.JettonFunding(j.master(), jettonsMintedPerWallet, heldBefore)))
+        .orElse(List.of());
+    return new ChainAuditor.Expectations(load.expected(), reused, payments, jettons);
+  }
+
+  /**
+   * Locks the refusing jetton owners' jetton wallets for receiving (a stablecoin wallet's status 2,
+   * set through the minter as its admin would), before any transfer to them is produced. A status is
+   * set on a deployed wallet only: {@link #REFUSING_PAYEE_MINT} is minted to each first (the auditor
+   * is told).
+   */
+  private void lockRefusingPayees(Devnet devnet, SoakLoad load) {
+    load.jettons().ifPresent(j -> {
+      for (TonAddress owner : load.refusingPayees()) {
+        if (!devnet.mintJettons(j.master(), owner, REFUSING_PAYEE_MINT).ok()
+            || !devnet.setJettonWalletStatus(j.master(), owner, 2).ok()) {
+          throw new IllegalStateException("devnet could not lock the jetton wallet of " + owner + " for receiving");
+        }
+        say("jetton owner %s refuses every transfer (its jetton wallet locked for receiving)", owner.toRaw());
+      }
+    });
   }
 
   /**
@@ -215,10 +247,11 @@ public final class Soak {
   }
 
   private void describe(SoakLoad load, ChaosPlan plan) {
-    say("load: %d requests (%d transfers) on %d wallets over %d s: %d with a leg over the balance, %d exact"
-            + " duplicates, %d request ids reused with other content", load.count(SoakLoad.Kind.PAYOUT)
-            + load.count(SoakLoad.Kind.OVER_BALANCE), load.transferCount(), options.wallets(),
-        options.window().toSeconds(), load.count(SoakLoad.Kind.OVER_BALANCE), load.count(SoakLoad.Kind.DUPLICATE),
+    say("load: %d requests (%d transfers, %d of them jetton transfers) on %d wallets over %d s: %d with a leg over"
+            + " the balance, %d exact duplicates, %d request ids reused with other content",
+        load.count(SoakLoad.Kind.PAYOUT) + load.count(SoakLoad.Kind.OVER_BALANCE), load.transferCount(),
+        load.jettonTransfers().size(), options.wallets(), options.window().toSeconds(),
+        load.count(SoakLoad.Kind.OVER_BALANCE), load.count(SoakLoad.Kind.DUPLICATE),
         load.count(SoakLoad.Kind.REUSED_ID));
     SoakOptions.FaultRates r = options.faults();
     say("chaos: %d kill -9 of streams-app, %d of chain-poller (%.0f %% restarted on a wiped state directory), %d"

@@ -163,6 +163,16 @@ public final class SoakCommand implements Callable<Integer> {
       description = "Seconds a provider outage lasts (default ${DEFAULT-VALUE}).")
   long providerDownSeconds;
 
+  @Option(names = "--jetton-share", defaultValue = "0.2",
+      description = "Share of the transfers that pay the run's jetton (USDT on devnet) instead of TON, to fresh"
+          + " owners (default ${DEFAULT-VALUE}; 0: TON only).")
+  double jettonShare;
+
+  @Option(names = "--jetton-refusing-payees", defaultValue = "1",
+      description = "Jetton owners whose jetton wallet refuses every transfer (locked for receiving before the"
+          + " load): those transfers must end FAILED with the jettons back (default ${DEFAULT-VALUE}).")
+  int jettonRefusingPayees;
+
   @Option(names = "--session-timeout-ms", defaultValue = "10000",
       description = "The apps' streams.session.timeout.ms: how long a killed or paused instance keeps its partitions"
           + " (default ${DEFAULT-VALUE}; Kafka's is 45000).")
@@ -198,7 +208,8 @@ public final class SoakCommand implements Callable<Integer> {
         new SoakOptions.Dust(dustFloods, dustBurst, dustPerMinute, Duration.ofSeconds(dustSeconds)),
         new SoakOptions.Infrastructure(brokerKills, rollingRestarts, ledgerStops, ledgerPauses, providerOutages,
             Duration.ofSeconds(ledgerDownSeconds), Duration.ofSeconds(ledgerPauseSeconds),
-            Duration.ofSeconds(providerDownSeconds)));
+            Duration.ofSeconds(providerDownSeconds)),
+        new SoakOptions.Jettons(jettonShare, jettonRefusingPayees));
   }
 
   private double or(Double rate) {

@@ -56,6 +56,13 @@ final class SoakLedger {
   }
 
   /**
+   * The front-runs stay TON-only: a message {@code m} of a TON transfer. (Every jetton transfer of
+   * a wallet sends the same TON to the same account, its jetton wallet: none of them is a payee.)
+   */
+  private static final String TON_ONLY = "not exists (select 1 from payout_transfers t where t.request_id ="
+      + " m.request_id and t.transfer_id = m.transfer_id and t.jetton_master is not null)";
+
+  /**
    * Messages waiting for the chain whose wallet already paid their destination the same amount
    * (a CONFIRMED message of another request): transfers to a repeated payee, in flight.
    */
@@ -64,8 +71,8 @@ final class SoakLedger {
         + " m.amount_nano from ton_transactions m where m.status in ('SIGNED', 'SENT') and exists (select 1"
         + " from ton_transactions e where e.wallet_address = m.wallet_address and e.destination = m.destination"
         + " and e.amount_nano = m.amount_nano and e.status = 'CONFIRMED' and e.request_id <> m.request_id)"
-        + " order by m.id", rs -> new InFlight(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4),
-            rs.getLong(5), rs.getString(6), rs.getLong(7)));
+        + " and " + TON_ONLY + " order by m.id", rs -> new InFlight(rs.getString(1), rs.getString(2), rs.getLong(3),
+            rs.getString(4), rs.getLong(5), rs.getString(6), rs.getLong(7)));
   }
 
   /** Messages signed after {@code signedAfter} that still wait for the chain or for their verdict. */
@@ -78,8 +85,9 @@ final class SoakLedger {
 
   /** The payees wallets paid the same amount for two or more requests. */
   List<Paid> repeatedlyPaid() {
-    return query("select subwallet_id, destination, amount_nano from ton_transactions where status = 'CONFIRMED'"
-        + " group by subwallet_id, destination, amount_nano having count(distinct request_id) > 1"
+    return query("select subwallet_id, destination, amount_nano from ton_transactions m where status = 'CONFIRMED'"
+        + " and " + TON_ONLY + " group by subwallet_id, destination, amount_nano"
+        + " having count(distinct request_id) > 1"
         + " order by subwallet_id, destination, amount_nano",
         rs -> new Paid(rs.getLong(1), rs.getString(2), rs.getLong(3)));
   }

@@ -25,10 +25,19 @@ import org.tonpayouts.runtime.PayoutsConfig;
  * @param drainTimeout how long to wait, after the window, for every transfer's settlement
  * @param dust the dust floods: inbound transfers burying a wallet's own transactions
  * @param infrastructure the failures of what the apps stand on: brokers, PostgreSQL, API providers
+ * @param jettons the jetton transfers mixed into the load
  */
 public record SoakOptions(int transfers, int wallets, Duration window, long seed, int streamsAppKills,
                           int pollerKills, int zombies, double wipeRate, FaultRates faults, Duration sessionTimeout,
-                          Duration drainTimeout, Dust dust, Infrastructure infrastructure) {
+                          Duration drainTimeout, Dust dust, Infrastructure infrastructure, Jettons jettons) {
+  /** With the default jetton mix ({@link Jettons#DEFAULT}). */
+  public SoakOptions(int transfers, int wallets, Duration window, long seed, int streamsAppKills, int pollerKills,
+      int zombies, double wipeRate, FaultRates faults, Duration sessionTimeout, Duration drainTimeout, Dust dust,
+      Infrastructure infrastructure) {
+    this(transfers, wallets, window, seed, streamsAppKills, pollerKills, zombies, wipeRate, faults, sessionTimeout,
+        drainTimeout, dust, infrastructure, Jettons.DEFAULT);
+  }
+
   /** Without infrastructure faults. */
   public SoakOptions(int transfers, int wallets, Duration window, long seed, int streamsAppKills, int pollerKills,
       int zombies, double wipeRate, FaultRates faults, Duration sessionTimeout, Duration drainTimeout, Dust dust) {
@@ -48,6 +57,33 @@ public record SoakOptions(int transfers, int wallets, Duration window, long seed
     FaultRates.check("wipe rate", wipeRate);
     java.util.Objects.requireNonNull(dust, "dust");
     java.util.Objects.requireNonNull(infrastructure, "infrastructure");
+    java.util.Objects.requireNonNull(jettons, "jettons");
+  }
+
+  /**
+   * The jetton transfers of the load: the run's jetton (USDT on devnet, minted to every paying
+   * wallet) paid to fresh owners nobody else pays it to.
+   *
+   * @param share each leg's chance of paying the jetton instead of TON (0: a TON-only load)
+   * @param refusingPayees jetton owners whose jetton wallet is locked for receiving before the load:
+   *     transfers to them are refused by the receiver and must end FAILED, the jettons back with the payer
+   */
+  public record Jettons(double share, int refusingPayees) {
+    /** About a fifth of the transfers, one refusing owner. */
+    public static final Jettons DEFAULT = new Jettons(0.2, 1);
+    /** None. */
+    public static final Jettons NONE = new Jettons(0, 0);
+
+    public Jettons {
+      FaultRates.check("jetton share", share);
+      if (refusingPayees < 0) {
+        throw new IllegalArgumentException("refusing jetton payees must be >= 0, got " + refusingPayees);
+      }
+    }
+
+    public boolean on() {
+      return share > 0;
+    }
   }
 
   /**

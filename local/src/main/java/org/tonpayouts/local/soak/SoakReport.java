@@ -116,6 +116,25 @@ public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, Soa
     }
   }
 
+  /** The jetton transfers: their settlements, and the jetton balances the auditor read on chain. */
+  private void printJettons(PrintWriter out) {
+    ChainAudit.JettonFigures j = audit.jettons();
+    if (load.jettons().isEmpty()) {
+      out.printf("  jettons           none (TON only)%n");
+      return;
+    }
+    out.printf("  jettons           %d jetton transfers (%s): %s; %d handed to our jetton wallets, %d delivered"
+            + " (the receiver's jetton wallet accepted), %d refused by a jetton wallet and re-credited%n",
+        j.transfers(), load.refusingPayees().isEmpty() ? "no refusing owner"
+            : load.refusingPayees().size() + " owner(s) refusing every transfer",
+        java.util.Arrays.stream(SettlementStatus.values()).filter(s -> s != SettlementStatus.BOUNCED)
+            .map(s -> s + " " + j.count(s)).collect(Collectors.joining(", ")), j.handedOver(), j.delivered(),
+        j.refusedBack());
+    out.printf("                    on chain: %d owners hold %s units, SETTLED %s; paying wallets hold %s of %s"
+            + " minted (minted - SETTLED = %s)%n", j.destinations(), j.destinationsBalance(), j.settledUnits(),
+        j.payersBalance(), j.minted(), j.minted().subtract(j.settledUnits()));
+  }
+
   /** Each infrastructure fault, then per kind its recovery times. */
   private void printInfrastructure(PrintWriter out) {
     List<InfrastructureChaos.Episode> episodes = chaos.infrastructure();
@@ -163,6 +182,7 @@ public record SoakReport(SoakOptions options, SoakLoad load, ChaosPlan plan, Soa
         .collect(Collectors.joining(", ")));
     out.printf("  on chain          %d requested transfers paid, %d double payouts, %d lost transfers%n",
         audit.landed(), audit.doublePayouts(), audit.lostTransfers());
+    printJettons(out);
     out.printf("  kills survived    streams-app %d, chain-poller %d (%s); restarted on a wiped state directory %d,"
             + " on the same one %d%n", chaos.kills(ChildConfig.STREAMS_APP), chaos.kills(ChildConfig.CHAIN_POLLER),
         chaos.killsByChild().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())

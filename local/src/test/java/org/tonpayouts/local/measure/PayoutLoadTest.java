@@ -11,6 +11,7 @@ import org.tonpayouts.local.stack.RunKey;
 import org.tonpayouts.schemas.JettonAmount;
 import org.tonpayouts.schemas.Json;
 import org.tonpayouts.schemas.PayoutRequestValidator;
+import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferKind;
 import org.tonpayouts.schemas.ValidationResult;
 import org.tonpayouts.ton.address.TonAddress;
@@ -30,7 +31,7 @@ class PayoutLoadTest {
         new PayoutLoad.Leg("fee", TransferKind.COMMISSION_SWEEP, keys.address(0), 1_000_000)));
     PayoutLoad load = b.build();
 
-    byte[] written = PayoutLoad.asProducerWrites(load.requests().get(0));
+    byte[] written = Topics.PAYOUT_REQUESTS.valueSerde().serializer().serialize("t", load.requests().get(0));
 
     JsonNode transfers = Json.mapper().readTree(written).get("transfers");
     assertThat(transfers.get(0).has("amountNano")).as("intake attaches the TON").isFalse();

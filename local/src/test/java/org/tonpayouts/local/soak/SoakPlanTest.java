@@ -18,7 +18,9 @@ import org.tonpayouts.local.audit.ExpectedTransfer;
 import org.tonpayouts.local.stack.StackRun;
 import org.tonpayouts.local.stack.WalletSet;
 import org.tonpayouts.schemas.PayoutRequest;
+import org.tonpayouts.schemas.Topics;
 import org.tonpayouts.schemas.TransferRequest;
+import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.keys.WalletKey;
 import org.tonpayouts.ton.wallet.Subwallets;
 import picocli.CommandLine;
@@ -29,6 +31,61 @@ class SoakPlanTest {
   private static final SoakOptions.Dust DUST = new SoakOptions.Dust(2, 600, 1_000, Duration.ofSeconds(40));
   private final WalletSet wallets = new WalletSet(new Subwallets(WalletKey.fromSeedHex("22".repeat(32)), 0),
       Subwallets.DEFAULT_SUBWALLET_ID, 20, 10);
+
+  @Test
+  void shouldMixJettonTransfersToFreshOwnersWithoutChangingTheTonMix() throws Exception {
+    TonAddress master = SoakLoad.jettonPayee("some-master", 0);
+    SoakLoad ton = SoakLoad.build(wallets, 1_000, "run", 7, T0);
+    SoakLoad mixed = SoakLoad.build(wallets, 1_000, "run", 7, T0,
+        java.util.Optional.of(new SoakLoad.Jettons(master, 0.2, 1)));
+
+    List<ExpectedTransfer> jettons = mixed.jettonTransfers();
+    assertThat(jettons.size()).as("about a fifth of 1,000 transfers").isBetween(150, 250);
+    assertThat(jettons).allSatisfy(t -> {
+      assertThat(t.jetton().master()).isEqualTo(master.toRaw());
+      assertThat(t.amountNano()).as("intake attaches the TON").isZero();
+      assertThat(t.jetton().amount()).isBetween(SoakLoad.JETTON_UNIT, SoakLoad.JETTON_UNIT.multiply(
+          java.math.BigInteger.valueOf(5)));
+    });
+    // fresh owners: no TON transfer pays them, and no wallet of the run is one
+    Set<TonAddress> owners = jettons.stream().map(ExpectedTransfer::destination).collect(Collectors.toSet());
+    assertThat(owners).hasSizeGreaterThan(1).doesNotContainAnyElementsOf(mixed.expected().stream()
+        .filter(t -> !t.paysJetton()).map(ExpectedTransfer::destination).toList())
+        .doesNotContainAnyElementsOf(wallets.addresses().values()).doesNotContain(wallets.treasury());
+    assertThat(mixed.refusingPayees()).containsExactly(SoakLoad.jettonPayee("run", 0));
+    assertThat(owners).contains(mixed.refusingPayees().get(0));
+    // the legs over the balance stay TON; the same requests, legs and chaos targets as without jettons
+    assertThat(mixed.plan().stream().filter(p -> p.kind() == SoakLoad.Kind.OVER_BALANCE)
+        .flatMap(p -> p.request().transfers().stream()).filter(t -> !t.paysJetton())
+        .mapToLong(TransferRequest::amountNano).max().orElse(0)).isGreaterThan(StackRun.FUNDING_NANO);
+    assertThat(mixed.plan()).extracting(p -> p.request().requestId() + "/" + p.kind() + "/" + p.at())
+        .containsExactlyElementsOf(ton.plan().stream().map(p -> p.request().requestId() + "/" + p.kind() + "/"
+            + p.at()).toList());
+    assertThat(mixed.repeatedPayees()).as("front-runs are TON-only").allSatisfy(p -> assertThat(owners)
+        .doesNotContain(p.destination()));
+    // a reused id of a jetton transfer is other content too: one more jetton unit
+    for (PayoutRequest reused : mixed.reusedIds()) {
+      TransferRequest first = reused.transfers().get(0);
+      if (first.paysJetton()) {
+        assertThat(jettons).noneSatisfy(t -> assertThat(t.requestId().equals(reused.requestId())
+            && t.transferId().equals(first.transferId()) && t.jetton().amount().equals(first.jetton().amount()))
+            .isTrue());
+      }
+    }
+    // as a producer writes them: no amountNano on a jetton transfer, which the request schema refuses
+    PayoutRequest withJetton = mixed.plan().stream().map(SoakLoad.Planned::request)
+        .filter(r -> r.transfers().stream().anyMatch(TransferRequest::paysJetton)).findFirst().orElseThrow();
+    com.fasterxml.jackson.databind.JsonNode written = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(Topics.PAYOUT_REQUESTS.valueSerde().serializer().serialize("t", withJetton));
+    for (com.fasterxml.jackson.databind.JsonNode t : written.get("transfers")) {
+      assertThat(t.has("amountNano")).as("%s", t).isEqualTo(!t.hasNonNull("jetton"));
+    }
+    org.tonpayouts.schemas.PayoutRequestValidator schema = org.tonpayouts.schemas.PayoutRequestValidator.shared();
+    assertThat(schema.validate(Topics.PAYOUT_REQUESTS.valueSerde().serializer().serialize("t", withJetton)).isValid())
+        .as("%s", schema.validate(Topics.PAYOUT_REQUESTS.valueSerde().serializer().serialize("t", withJetton))).isTrue();
+    assertThat(schema.validate(org.tonpayouts.schemas.Json.mapper().writeValueAsBytes(withJetton)).isValid())
+        .as("the mapper's own form (amountNano \"0\") is refused").isFalse();
+  }
 
   @Test
   void shouldBuildTheLoadMixFromTheSeed() {
