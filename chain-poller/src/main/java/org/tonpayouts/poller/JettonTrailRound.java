@@ -136,7 +136,7 @@ final class JettonTrailRound {
     JettonOrder order = t.jetton();
     return switch (trail.stage()) {
       case SENDER -> from(in, wallet.walletAddress(), trail.handOver().messageLt())
-          && transfer(in).filter(b -> b.queryId() == order.queryId()).isPresent();
+          && JettonTransfer.read(in.bodyBase64()).filter(b -> b.queryId() == order.queryId()).isPresent();
       case RECEIVER -> from(in, trail.sender().account(), trail.sender().nextMessageLt())
           && jettonMessage(in) instanceof JettonMessage.InternalTransfer it
           && it.queryId() == order.queryId() && it.amount().equals(order.amount())
@@ -303,17 +303,6 @@ final class JettonTrailRound {
       return address.equals(TonAddress.parse(raw));
     } catch (RuntimeException e) {
       return false;
-    }
-  }
-
-  private static Optional<JettonTransfer> transfer(ChainMessage m) {
-    if (m.bodyBase64() == null || m.bodyBase64().isBlank()) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(JettonTransfer.parse(TonCell.fromBase64(m.bodyBase64())));
-    } catch (RuntimeException e) {
-      return Optional.empty();
     }
   }
 

@@ -17,7 +17,6 @@ import org.tonpayouts.ton.api.ChainMessage;
 import org.tonpayouts.ton.api.ChainTransaction;
 import org.tonpayouts.ton.api.TonApi;
 import org.tonpayouts.ton.api.TransactionId;
-import org.tonpayouts.ton.cell.CellReader;
 import org.tonpayouts.ton.cell.TonCell;
 import org.tonpayouts.ton.jetton.JettonTransfer;
 import org.tonpayouts.ton.wallet.ParsedTransfer;
@@ -104,29 +103,12 @@ final class ChainScan {
     List<Payment> payments = new ArrayList<>();
     for (ChainMessage m : t.outMsgs()) {
       if (m.destination() != null) {
-        JettonTransfer jetton = jettonTransfer(m);
+        JettonTransfer jetton = JettonTransfer.read(m.bodyBase64()).orElse(null);
         payments.add(new Payment(wallet, t.id().hash(), t.id().lt(), m.destination(), m.value(),
             jetton != null ? jetton.comment() : m.comment(), jetton));
       }
     }
     return new Tx(wallet, t.id().lt(), t.id().hash(), aborted, in, List.copyOf(payments));
-  }
-
-  /** The TEP-74 transfer a message's body asks for, or null when it is not one (a comment, no body). */
-  private static JettonTransfer jettonTransfer(ChainMessage m) {
-    if (m.bodyBase64() == null || m.bodyBase64().isBlank()) {
-      return null;
-    }
-    try {
-      TonCell body = TonCell.fromBase64(m.bodyBase64());
-      CellReader r = body.parse();
-      if (r.remainingBits() < 32 || r.loadUint(32) != JettonTransfer.OP) {
-        return null;
-      }
-      return JettonTransfer.parse(body);
-    } catch (IllegalArgumentException e) { // MalformedCellException included: not a transfer we can read
-      return null;
-    }
   }
 
   static <T> T join(java.util.concurrent.CompletableFuture<T> future) {

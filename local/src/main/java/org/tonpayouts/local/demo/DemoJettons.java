@@ -51,8 +51,7 @@ public record DemoJettons(String symbol, Map<SettlementStatus, Integer> byStatus
   public static DemoJettons check(String symbol, PayoutLoad load, Settling settling, Devnet devnet, TonAddress master,
       WalletSet wallets, BigInteger minted) {
     Map<TransferRef, ExpectedTransfer> jettonTransfers = new HashMap<>();
-    load.expected().stream().filter(t -> load.jettonOf(t.ref()).isPresent())
-        .forEach(t -> jettonTransfers.put(t.ref(), t));
+    load.expected().stream().filter(ExpectedTransfer::paysJetton).forEach(t -> jettonTransfers.put(t.ref(), t));
     Map<SettlementStatus, Integer> byStatus = new EnumMap<>(SettlementStatus.class);
     Map<TonAddress, BigInteger> received = new HashMap<>();
     Map<Long, BigInteger> spent = new HashMap<>();
@@ -64,7 +63,7 @@ public record DemoJettons(String symbol, Map<SettlementStatus, Integer> byStatus
       Settlement s = observed.settlement();
       byStatus.merge(s.status(), 1, Integer::sum);
       if (s.status() == SettlementStatus.SETTLED) {
-        BigInteger amount = load.jettonOf(t.ref()).orElseThrow().amount();
+        BigInteger amount = t.jetton().amount();
         received.merge(t.destination(), amount, BigInteger::add);
         spent.merge(t.subwalletId(), amount, BigInteger::add);
       }

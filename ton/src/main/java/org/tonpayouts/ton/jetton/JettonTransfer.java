@@ -2,6 +2,7 @@ package org.tonpayouts.ton.jetton;
 
 import java.math.BigInteger;
 import java.util.Objects;
+import java.util.Optional;
 import org.tonpayouts.ton.address.TonAddress;
 import org.tonpayouts.ton.cell.CellReader;
 import org.tonpayouts.ton.cell.CellWriter;
@@ -84,5 +85,32 @@ public record JettonTransfer(long queryId, BigInteger amount, TonAddress destina
       throw new MalformedCellException("a transfer needs a destination and an amount above zero");
     }
     return new JettonTransfer(queryId, amount, destination, response, forward, TextComment.decode(payload));
+  }
+
+  /**
+   * The transfer {@code body} is, or empty when it is none: no body, another op, or a transfer that
+   * does not follow the layout (what a chain read meets: anyone can send anything).
+   */
+  public static Optional<JettonTransfer> read(TonCell body) {
+    try {
+      if (body == null || body.bitLength() < 32 || body.parse().loadUint(32) != OP) {
+        return Optional.empty();
+      }
+      return Optional.of(parse(body));
+    } catch (IllegalArgumentException e) { // MalformedCellException included
+      return Optional.empty();
+    }
+  }
+
+  /** The transfer a message's body (base64 BOC, as the API reports it) is, or empty. */
+  public static Optional<JettonTransfer> read(String bodyBase64) {
+    if (bodyBase64 == null || bodyBase64.isBlank()) {
+      return Optional.empty();
+    }
+    try {
+      return read(TonCell.fromBase64(bodyBase64));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 }

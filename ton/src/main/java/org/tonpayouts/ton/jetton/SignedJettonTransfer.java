@@ -27,10 +27,8 @@ public record SignedJettonTransfer(TonAddress jettonWallet, long attachNano, Jet
         return Optional.empty();
       }
       MessageCells.Internal order = MessageCells.readInternal(body.skipBits(HEADER_BITS).loadRef());
-      if (order.body() == null || order.body().bitLength() < 32 || order.body().parse().loadUint(32) != JettonTransfer.OP) {
-        return Optional.empty();
-      }
-      return Optional.of(new SignedJettonTransfer(order.destination(), order.value(), JettonTransfer.parse(order.body())));
+      return JettonTransfer.read(order.body())
+          .map(transfer -> new SignedJettonTransfer(order.destination(), order.value(), transfer));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
