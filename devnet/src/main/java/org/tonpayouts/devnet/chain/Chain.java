@@ -45,6 +45,7 @@ public final class Chain {
   private final Blocks blocks;
   private final BlockIndex index;
   private final BlockProducer producer;
+  private final IndependentReading secondReading = new IndependentReading(4096);
 
   /** A chain that runs no contracts besides WalletV4R2. */
   public Chain(Clock clock, long seed) {
@@ -72,7 +73,7 @@ public final class Chain {
    */
   public CheckedMessage check(byte[] boc) throws MalformedMessageException, MessageRejectedException {
     ExternalMessage message = ExternalMessage.parse(boc);
-    return check(message, account(message.destination()), clock.instant().getEpochSecond());
+    return check(boc, message, account(message.destination()), clock.instant().getEpochSecond());
   }
 
   /**
@@ -82,12 +83,14 @@ public final class Chain {
   public CheckedMessage checkAsOf(byte[] boc, BlockInfo block) throws MalformedMessageException, MessageRejectedException {
     Objects.requireNonNull(block, "block");
     ExternalMessage message = ExternalMessage.parse(boc);
-    return check(message, accountAt(message.destination(), block.seqno()), block.utime());
+    return check(boc, message, accountAt(message.destination(), block.seqno()), block.utime());
   }
 
-  private CheckedMessage check(ExternalMessage message, AccountView account, long now) throws MessageRejectedException {
+  private CheckedMessage check(byte[] boc, ExternalMessage message, AccountView account, long now)
+      throws MalformedMessageException, MessageRejectedException {
     try {
       WalletV4R2.Accepted ok = WalletV4R2.check(message, account, now, null);
+      confirmIndependently(boc, ok);
       return new CheckedMessage(message, ok.body().seqno(), ok.wallet().subwalletId(), ok.wallet().publicKey());
     } catch (MessageRejectedException e) {
       synchronized (lock) {
@@ -97,6 +100,21 @@ public final class Chain {
           message.destination(), e.exitCode(), message.hash(), account.blockSeqno(), e.reason());
       throw e;
     }
+  }
+
+  /** A message only one of devnet's two readings accepts is refused, and said loudly: it is a codec bug. */
+  private void confirmIndependently(byte[] boc, WalletV4R2.Accepted ok) throws MalformedMessageException {
+    try {
+      secondReading.confirm(boc, ok);
+    } catch (MalformedMessageException e) {
+      log.error("message refused wallet={} hash={}: {}", ok.message().destination(), ok.message().hash(), e.getMessage());
+      throw e;
+    }
+  }
+
+  /** How many distinct messages devnet's second reading agreed on (the last 4,096 are remembered). */
+  int messagesReadTwice() {
+    return secondReading.remembered();
   }
 
   /**
