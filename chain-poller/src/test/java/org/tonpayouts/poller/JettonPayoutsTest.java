@@ -399,6 +399,21 @@ class JettonPayoutsTest {
     assertThat(recredit.lt()).isGreaterThan(refusal.lt());
   }
 
+  @Test
+  void shouldNotReadTheReceiversJettonWalletWhenOursSentNothingOn() {
+    startTheBlockFeed();
+    long sub = 3016;
+    TonAddress master = jettonOf(JettonFlavor.REFERENCE, sub);
+    double reads = poller.metrics.apiCalls("getTransactions");
+
+    Confirmation c = pay(master, sub, 7016, MINTED.longValueExact() + 1, BOB, ATTACHED); // too few jettons
+
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.FAILED);
+    assertThat(c.jetton().exitCode()).isEqualTo(706);
+    assertThat(poller.metrics.apiCalls("getTransactions") - reads)
+        .as("our jetton wallet only: its refusal sent no internal_transfer to follow").isEqualTo(1);
+  }
+
   /** A poller with the block feed on, started by a first payout; what follows is submitted after it started. */
   private void startTheBlockFeed() {
     poller.restart(PollerDriver.SETTINGS.withFeedRetention(Duration.ofMinutes(1)));
