@@ -18,9 +18,9 @@ import org.tonpayouts.poller.JettonTrailRound.Observation;
  * own), and a {@link JettonFollower} follow of every jetton transfer it handed over, including the
  * ones those very transactions hand over: these are followed as soon as the wallet's transactions
  * are back, in the round that sees the hand-over rather than the next one (a whole block later).
- * The jetton wallets' transactions are usually in the wallet's own block; when they are not there
- * yet, the follow finds nothing above the trail's floor (one page of our jetton wallet) and the
- * next round goes on from the trail as stored, as it always did.
+ * The jetton wallets' transactions are often in the wallet's own block (on devnet always); when
+ * they are not there yet, the follow finds nothing above the trail's floor (one page of our jetton
+ * wallet) and the next round goes on from the trail as stored, as it always did.
  *
  * <p>Which transfers the wallet's transactions hand over is worked out here, off the stream
  * thread, by the same pure {@link WalletRound} the stream thread concludes with, only to know what
@@ -104,6 +104,9 @@ final class WalletRoundReads {
    * this wallet, worked out early to know what to read (not to decide: that stays with the stream thread).
    */
   private List<WatchedTransfer> handedOverBy(WatchedWallet wallet, WalletObservation seen, Instant now) {
+    if (wallet.pending().stream().noneMatch(t -> t.jetton() != null && !t.handedOver())) {
+      return List.of(); // no jetton transfer left to hand over (a TON wallet): no second look at the round
+    }
     WatchedWallet after = WalletRound.apply(wallet, seen, now, settings).wallet();
     return after == null ? List.of() : after.handedOverSince(wallet);
   }
