@@ -21,7 +21,6 @@ import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tonpayouts.runtime.ops.OutageLog;
@@ -40,10 +39,10 @@ import org.tonpayouts.ton.api.TonApi;
  * and publishes a {@link Confirmation} per verdict. A wallet's transactions come from the {@link
  * BlockFeed} (the new blocks, read once for every wallet) when it covers all the round needs;
  * otherwise from a scan of its own (a state read when needed, then its transactions), run
- * concurrently with the others. A jetton transfer the wallet handed over to our jetton wallet is
- * followed on the jetton wallets' own transactions ({@link JettonFollower}, calls of its own on
- * both paths; {@link JettonTrailRound} concludes), and a wallet with nothing else to watch is not
- * read at all.
+ * concurrently with the others ({@link WalletRoundReads}). A jetton transfer the wallet handed over
+ * to our jetton wallet is followed on the jetton wallets' own transactions ({@link JettonFollower},
+ * calls of its own on both paths; {@link JettonTrailRound} concludes), from the round that sees the
+ * hand-over on, and a wallet with nothing else to watch is not read at all.
  *
  * <p>The stream thread never waits on the API: a round's calls run on the HTTP client's threads
  * and their results are applied here on the next punctuation, so submissions keep flowing and
@@ -62,12 +61,11 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
   private final Clock clock;
   /** A node that stays away or lags fails every round: logged when it starts and stops, and once a minute between. */
   private final OutageLog masterchainReads;
-  private final OutageLog walletPolls;
   private final PollerSettings settings;
   private final PollerMetrics metrics;
   private final WalletScanner scanner;
-  private final JettonFollower follower;
-  private final OutageLog jettonFollows;
+  private final WalletRoundReads reads;
+  private final RoundReadResults readResults;
   private final BlockFeed feed;
   private final RoundListener listener;
   private final StreamThreads threads;
@@ -125,10 +123,9 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.listener = Objects.requireNonNull(listener, "listener");
     this.scanner = new WalletScanner(Objects.requireNonNull(api, "api"), settings, metrics, clock);
-    this.follower = new JettonFollower(api, settings, metrics);
-    this.jettonFollows = new OutageLog(log, "jetton follows", clock);
+    this.reads = new WalletRoundReads(feed, scanner, new JettonFollower(api, settings, metrics), settings, metrics);
+    this.readResults = new RoundReadResults(log, clock, metrics);
     this.masterchainReads = new OutageLog(log, "masterchain reads", clock);
-    this.walletPolls = new OutageLog(log, "wallet polls", clock);
   }
 
   @Override
@@ -287,8 +284,13 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     }
     if (!poll) {
       metrics.round("idle");
-      concludeFreshFromFeed(clock.instant());
-      endRound();
+      Instant now = clock.instant();
+      Map<String, WatchedWallet> handingOver = concludeFreshFromFeed(now);
+      if (handingOver.isEmpty()) {
+        endRound();
+      } else {
+        followHandOvers(handingOver, now);
+      }
       return;
     }
     metrics.round("polled");
@@ -303,11 +305,11 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
    * used to wait for the next block (a whole block interval: the p99 of the benchmark's settle
    * path). A wallet the feed does not cover waits for the next poll, as before; the feed only
    * finds messages, so nothing here can conclude that one failed or expired.
+   *
+   * @return the wallets, as they were, whose transactions in the feed handed a jetton transfer over
    */
-  private void concludeFreshFromFeed(Instant now) {
-    if (fresh.isEmpty()) {
-      return;
-    }
+  private Map<String, WatchedWallet> concludeFreshFromFeed(Instant now) {
+    Map<String, WatchedWallet> handingOver = new LinkedHashMap<>();
     long ts = context.currentSystemTimeMs();
     for (String key : List.copyOf(fresh)) {
       fresh.remove(key);
@@ -326,13 +328,33 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
         Set<List<String>> observed = new HashSet<>();
         wallet.pending().forEach(t -> observed.add(WalletRound.key(t)));
         conclude(key, wallet, fromFeed.get(), now, ts, observed);
+        WatchedWallet after = store.get(key);
+        if (after != null && !after.handedOverSince(wallet).isEmpty()) {
+          handingOver.put(key, wallet);
+        }
       }
     }
+    return handingOver;
+  }
+
+  /**
+   * Follows at once what the feed showed wallets hand over between blocks ({@code before}: the
+   * wallets as they were), rather than from the next block's round: calls of their own, since the
+   * feed keeps no message bodies.
+   */
+  private void followHandOvers(Map<String, WatchedWallet> before, Instant now) {
+    Map<String, WatchedWallet> wallets = new LinkedHashMap<>();
+    Map<String, CompletableFuture<WalletRoundReads.Reads>> calls = new LinkedHashMap<>();
+    before.forEach((key, wallet) -> {
+      WatchedWallet after = store.get(key);
+      wallets.put(key, after);
+      calls.put(key, reads.follow(after, after.handedOverSince(wallet), now));
+    });
+    concludeWhenBack(wallets, calls, now);
   }
 
   private void pollAll(Instant now) {
     fresh.clear();
-    Queue<Runnable> results = completed;
     Map<String, WatchedWallet> wallets = new LinkedHashMap<>();
     for (String key : List.copyOf(watched)) {
       WatchedWallet wallet = store.get(key);
@@ -342,60 +364,43 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
       }
       wallets.put(key, wallet);
     }
-    Map<String, CompletableFuture<WalletObservation>> calls = new HashMap<>();
-    Map<String, Map<List<String>, CompletableFuture<List<JettonTrailRound.Observation>>>> follows = new HashMap<>();
-    List<CompletableFuture<?>> all = new ArrayList<>();
-    wallets.forEach((key, wallet) -> {
-      if (wallet.needsWalletReads()) {
-        calls.put(key, start(wallet, now).orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS));
-        all.add(calls.get(key));
-      }
-      Map<List<String>, CompletableFuture<List<JettonTrailRound.Observation>>> trails = new HashMap<>();
-      for (WatchedTransfer t : wallet.handedOver()) {
-        var follow = follower.follow(wallet, t, now).orTimeout(settings.roundTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        trails.put(WalletRound.key(t), follow);
-        all.add(follow);
-      }
-      follows.put(key, trails);
-    });
-    CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+    Map<String, CompletableFuture<WalletRoundReads.Reads>> calls = new LinkedHashMap<>();
+    wallets.forEach((key, wallet) -> calls.put(key, reads.start(wallet, now)));
+    concludeWhenBack(wallets, calls, now);
+  }
+
+  /** Once every wallet's reads are back, has the stream thread conclude on them. */
+  private void concludeWhenBack(Map<String, WatchedWallet> wallets,
+      Map<String, CompletableFuture<WalletRoundReads.Reads>> calls, Instant now) {
+    Queue<Runnable> results = completed;
+    CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
         .handle((ignored, error) -> null)
         .thenRun(() -> {
-          results.add(() -> concludeAll(wallets, calls, follows, now));
+          results.add(() -> concludeAll(wallets, calls, now));
           listener.stepQueued();
           waker.wake();
         });
   }
 
-  /** The wallet's observation: from the block feed when it covers everything the round needs, else a scan of its own. */
-  private CompletableFuture<WalletObservation> start(WatchedWallet wallet, Instant now) {
-    try {
-      Optional<WalletObservation> fromFeed = feed.observe(wallet, now);
-      metrics.walletObserved(fromFeed.isPresent() ? "feed" : "scan");
-      return fromFeed.map(CompletableFuture::completedFuture).orElseGet(() -> scanner.observe(wallet, now));
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e); // e.g. an address that does not parse
-    }
-  }
-
   /**
    * Every wallet's observation and jetton follow is back: conclude, on the stream thread, on the
-   * wallets as they are now: first the wallet's own transactions, then the jetton trails.
+   * wallets as they are now: first the wallet's own transactions, then the jetton trails (a
+   * transfer those transactions just handed over included).
    */
-  private void concludeAll(Map<String, WatchedWallet> polled, Map<String, CompletableFuture<WalletObservation>> calls,
-      Map<String, Map<List<String>, CompletableFuture<List<JettonTrailRound.Observation>>>> follows, Instant now) {
+  private void concludeAll(Map<String, WatchedWallet> polled,
+      Map<String, CompletableFuture<WalletRoundReads.Reads>> calls, Instant now) {
     long ts = context.currentSystemTimeMs();
     for (Map.Entry<String, WatchedWallet> e : polled.entrySet()) {
       String key = e.getKey();
-      CompletableFuture<WalletObservation> call = calls.get(key);
-      WalletObservation observation = call == null ? null : outcome(e.getValue(), call);
+      WalletRoundReads.Reads back = calls.get(key).join(); // back, and never failed (Reads)
+      WalletObservation observation = readResults.observation(e.getValue(), back);
       WatchedWallet current = store.get(key);
       if (observation != null && current != null) {
         Set<List<String>> observed = new HashSet<>();
         e.getValue().pending().forEach(t -> observed.add(WalletRound.key(t)));
         conclude(key, current, observation, now, ts, observed);
       }
-      Map<List<String>, List<JettonTrailRound.Observation>> trails = followed(e.getValue(), follows.get(key));
+      Map<List<String>, List<JettonTrailRound.Observation>> trails = readResults.follows(e.getValue(), back);
       WatchedWallet afterWallet = store.get(key);
       if (!trails.isEmpty() && afterWallet != null) {
         applyResult(key, afterWallet, JettonTrailRound.apply(afterWallet, trails, now, settings), now, ts);
@@ -404,48 +409,10 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     endRound();
   }
 
-  /** The jetton follows that came back, by transfer key; a failed one is logged and left for the next round. */
-  private Map<List<String>, List<JettonTrailRound.Observation>> followed(WatchedWallet wallet,
-      Map<List<String>, CompletableFuture<List<JettonTrailRound.Observation>>> calls) {
-    Map<List<String>, List<JettonTrailRound.Observation>> back = new HashMap<>();
-    if (calls == null) {
-      return back;
-    }
-    calls.forEach((transfer, call) -> {
-      String what = "subwallet=" + wallet.subwalletId() + " request=" + transfer.get(0) + " transfer=" + transfer.get(1);
-      try {
-        List<JettonTrailRound.Observation> observations = call.getNow(null);
-        if (observations != null) {
-          jettonFollows.succeeded(what);
-          back.put(transfer, observations);
-        }
-      } catch (RuntimeException e) {
-        metrics.walletPollFailed();
-        jettonFollows.failed(what, WalletScanner.rootMessage(e));
-      }
-    });
-    return back;
-  }
-
   private void endRound() {
     roundInFlight = false;
     afterWork();
     listener.roundEnded();
-  }
-
-  private WalletObservation outcome(WatchedWallet wallet, CompletableFuture<WalletObservation> call) {
-    String subwallet = "subwallet=" + wallet.subwalletId();
-    try {
-      WalletObservation observation = call.getNow(null);
-      if (observation != null) {
-        walletPolls.succeeded(subwallet);
-      }
-      return observation;
-    } catch (RuntimeException e) {
-      metrics.walletPollFailed();
-      walletPolls.failed(subwallet, WalletScanner.rootMessage(e));
-      return null;
-    }
   }
 
   private void conclude(String key, WatchedWallet wallet, WalletObservation observation, Instant now, long ts,
@@ -481,15 +448,11 @@ final class WatchListProcessor implements Processor<String, Submission, String, 
     if (after == null) {
       return;
     }
-    Set<List<String>> already = new HashSet<>();
-    before.handedOver().forEach(t -> already.add(WalletRound.key(t)));
-    for (WatchedTransfer t : after.handedOver()) {
-      if (!already.contains(WalletRound.key(t))) {
-        JettonTrail.HandOver h = t.trail().handOver();
-        log.info("handed over to our jetton wallet subwallet={} request={} transfer={} seqno={} hash={} tx={} lt={}"
-            + " jettonWallet={} queryId={}", after.subwalletId(), t.requestId(), t.transferId(), t.seqno(),
-            h.messageHash(), h.txHash(), h.lt(), t.jetton().senderJettonWallet(), t.jetton().queryId());
-      }
+    for (WatchedTransfer t : after.handedOverSince(before)) {
+      JettonTrail.HandOver h = t.trail().handOver();
+      log.info("handed over to our jetton wallet subwallet={} request={} transfer={} seqno={} hash={} tx={} lt={}"
+          + " jettonWallet={} queryId={}", after.subwalletId(), t.requestId(), t.transferId(), t.seqno(),
+          h.messageHash(), h.txHash(), h.lt(), t.jetton().senderJettonWallet(), t.jetton().queryId());
     }
   }
 

@@ -3,9 +3,11 @@ package org.tonpayouts.poller;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.tonpayouts.schemas.Submission;
 import org.tonpayouts.ton.api.TransactionId;
@@ -118,6 +120,13 @@ public record WatchedWallet(
   /** The jetton transfers the wallet handed over, followed on the jetton wallets. */
   List<WatchedTransfer> handedOver() {
     return pending.stream().filter(WatchedTransfer::handedOver).toList();
+  }
+
+  /** The jetton transfers handed over here that were not yet in {@code before} (this wallet earlier). */
+  List<WatchedTransfer> handedOverSince(WatchedWallet before) {
+    Set<List<String>> already = new HashSet<>();
+    before.handedOver().forEach(t -> already.add(WalletRound.key(t)));
+    return handedOver().stream().filter(t -> !already.contains(WalletRound.key(t))).toList();
   }
 
   /** True when this round must read the wallet's state before scanning. */

@@ -131,11 +131,9 @@ class JettonPayoutsTest {
     send(poller.api, t);
     poller.watch(submission(t, master, 7001, 250, BOB));
 
-    poller.round(); // the wallet's transaction hands it over: no verdict from it
-    assertThat(poller.confirmations.isEmpty()).as("the wallet's transaction proves no delivery").isTrue();
-    assertThat(poller.store().get(String.valueOf(sub)).pending()).singleElement()
-        .satisfies(w -> assertThat(w.handedOver()).isTrue());
-    Confirmation c = verdictWithin(2);
+    // one block holds the wallet's, our jetton wallet's and the receiver's jetton wallet's
+    // transactions: the round that sees the wallet hand the transfer over follows it at once
+    Confirmation c = verdictWithin(1);
 
     DevnetTransaction senderTx = onlyFrom(ours, wallets.address(sub));
     DevnetTransaction receiverTx = onlyFrom(theirs, ours);
@@ -276,15 +274,15 @@ class JettonPayoutsTest {
 
   @Test
   void shouldOnlyWaitWhileTheNodeCannotServeTheJettonWalletsTransactions() {
+    startTheBlockFeed(); // the wallet's own transactions come from the blocks, not getTransactions
     long sub = 3011;
     TonAddress master = jettonOf(JettonFlavor.REFERENCE, sub);
     SignedTransfer t = signJetton(master, sub, 0, 7011, 100, BOB, ATTACHED);
     send(poller.api, t);
     poller.watch(submission(t, master, 7011, 100, BOB));
-    poller.round(); // handed over
     devnet.faults().withhold(java.util.Set.of("getTransactions"));
 
-    poller.round();
+    poller.round(); // handed over (seen in the block), its follow refused
     poller.round();
 
     assertThat(poller.confirmations.isEmpty()).as("no verdict from a node that does not answer").isTrue();
@@ -297,9 +295,7 @@ class JettonPayoutsTest {
 
   @Test
   void shouldFollowTheJettonWalletsWhenTheBlockFeedCoversTheWallet() {
-    poller.restart(PollerDriver.SETTINGS.withFeedRetention(Duration.ofMinutes(1)));
-    poller.deploy(3009); // starts the feed
-    poller.clock.advance(PollerDriver.SKEW.plusSeconds(2)); // what follows is submitted after the feed started
+    startTheBlockFeed();
     long sub = 3010;
     TonAddress master = jettonOf(JettonFlavor.STABLECOIN, sub);
     double scansBefore = poller.metrics.walletsObserved("scan");
@@ -311,5 +307,117 @@ class JettonPayoutsTest {
         jettonWallet(master, wallets.address(sub))).hash());
     assertThat(poller.metrics.walletsObserved("scan")).as("the wallet from the feed").isEqualTo(scansBefore);
     assertThat(poller.metrics.walletsObserved("feed")).isPositive();
+  }
+
+  @Test
+  void shouldConfirmInTheRoundThatSeesTheWalletHandTheTransferOver() {
+    startTheBlockFeed();
+    long sub = 3012;
+    TonAddress master = jettonOf(JettonFlavor.STABLECOIN, sub);
+    SignedTransfer t = signJetton(master, sub, 0, 7012, 150, BOB, ATTACHED);
+    send(poller.api, t);
+    poller.watch(submission(t, master, 7012, 150, BOB));
+    double reads = poller.metrics.apiCalls("getTransactions");
+    double masterchainReads = poller.metrics.apiCalls("getMasterchainInfo");
+
+    poller.round(); // one block: the wallet's, our jetton wallet's and the receiver's jetton wallet's transactions
+
+    assertThat(poller.confirmations.isEmpty()).as("a verdict in the round that saw the hand-over").isFalse();
+    Confirmation c = poller.confirmations.readValue();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.txHash()).as("the wallet's transaction").isEqualTo(walletTx(t).hash());
+    assertThat(c.jetton().receiverTxHash()).isEqualTo(onlyFrom(jettonWallet(master, BOB),
+        jettonWallet(master, wallets.address(sub))).hash());
+    assertThat(poller.metrics.apiCalls("getMasterchainInfo") - masterchainReads).as("one round").isEqualTo(1);
+    assertThat(poller.metrics.apiCalls("getTransactions") - reads)
+        .as("the wallet from the feed, then one page of our jetton wallet and one of the receiver's").isEqualTo(2);
+    assertThat(poller.store().get(String.valueOf(sub)).pending()).isEmpty();
+  }
+
+  @Test
+  void shouldFollowAHandOverSeenBetweenBlocksInThatRound() {
+    startTheBlockFeed();
+    long busy = 3013;
+    devnet.fund(wallets.address(busy), 5 * TON);
+    poller.watch(Wallets.submission(poller.sign(busy, 0, BOB, TON), "req-pending", poller.clock.instant()));
+    long sub = 3014;
+    TonAddress master = jettonOf(JettonFlavor.REFERENCE, sub);
+    SignedTransfer t = signJetton(master, sub, 0, 7014, 120, BOB, ATTACHED);
+    send(poller.api, t);
+    poller.round(); // the feed reads the block before the transfer's submission reaches the poller
+    long height = devnet.masterchainSeqno();
+
+    poller.watch(submission(t, master, 7014, 120, BOB));
+    poller.idleRound(); // a tick, no new block: the wallet's transaction is found in the feed's blocks
+
+    assertThat(devnet.masterchainSeqno()).isEqualTo(height);
+    assertThat(poller.confirmations.isEmpty()).as("followed in the round that saw the hand-over").isFalse();
+    Confirmation c = poller.confirmations.readValue();
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.CONFIRMED);
+    assertThat(c.messageHash()).isEqualTo(t.messageHash());
+    assertThat(c.jetton().receiverTxHash()).isEqualTo(onlyFrom(jettonWallet(master, BOB),
+        jettonWallet(master, wallets.address(sub))).hash());
+  }
+
+  @Test
+  void shouldFollowOnInLaterRoundsWhatTheJettonWalletsHaveNotDoneYet() {
+    long sub = 3015;
+    TonAddress master = jettonOf(JettonFlavor.STABLECOIN, sub);
+    devnet.mintJettons(master, BOB, BigInteger.ONE); // deploys the receiver's jetton wallet, then it is locked
+    assertThat(devnet.setJettonWalletStatus(master, BOB, 2).wallet().status()).isEqualTo(2);
+    TonAddress ours = jettonWallet(master, wallets.address(sub));
+    TonAddress theirs = jettonWallet(master, BOB);
+    devnet.delayBounces(2); // the receiver's bounce back reaches our jetton wallet two blocks after its refusal
+    SignedTransfer t = signJetton(master, sub, 0, 7015, 300, BOB, ATTACHED);
+    send(poller.api, t);
+    poller.watch(submission(t, master, 7015, 300, BOB));
+
+    poller.round(); // the hand-over, our jetton wallet's hand-on and the receiver's refusal: all in this block
+
+    assertThat(poller.confirmations.isEmpty()).as("no verdict before the re-credit").isTrue();
+    WatchedTransfer waiting = poller.store().get(String.valueOf(sub)).pending().get(0);
+    assertThat(waiting.trail().stage()).as("followed up to the refusal in the round that saw the hand-over")
+        .isEqualTo(JettonTrail.Stage.RECREDIT);
+    DevnetTransaction refusal = onlyFrom(theirs, ours);
+    assertThat(waiting.trail().receiver().txHash()).isEqualTo(refusal.hash());
+    assertThat(waiting.trail().cursor().floorLt()).isGreaterThanOrEqualTo(refusal.lt());
+    double reads = poller.metrics.apiCalls("getTransactions");
+
+    poller.round(); // the bounce is still on its way: the search finds nothing and goes on next round
+
+    assertThat(poller.confirmations.isEmpty()).isTrue();
+    assertThat(poller.metrics.apiCalls("getTransactions") - reads)
+        .as("one page of our jetton wallet above the refusal, no other account").isEqualTo(1);
+    assertThat(poller.store().get(String.valueOf(sub)).pending().get(0).trail().stage())
+        .isEqualTo(JettonTrail.Stage.RECREDIT);
+
+    Confirmation c = verdictWithin(2);
+    DevnetTransaction recredit = onlyFrom(ours, theirs);
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.FAILED);
+    assertThat(c.jetton().exitCode()).isEqualTo(45);
+    assertThat(c.jetton().returnTxHash()).isEqualTo(recredit.hash());
+    assertThat(recredit.lt()).isGreaterThan(refusal.lt());
+  }
+
+  @Test
+  void shouldNotReadTheReceiversJettonWalletWhenOursSentNothingOn() {
+    startTheBlockFeed();
+    long sub = 3016;
+    TonAddress master = jettonOf(JettonFlavor.REFERENCE, sub);
+    double reads = poller.metrics.apiCalls("getTransactions");
+
+    Confirmation c = pay(master, sub, 7016, MINTED.longValueExact() + 1, BOB, ATTACHED); // too few jettons
+
+    assertThat(c.status()).isEqualTo(ConfirmationStatus.FAILED);
+    assertThat(c.jetton().exitCode()).isEqualTo(706);
+    assertThat(poller.metrics.apiCalls("getTransactions") - reads)
+        .as("our jetton wallet only: its refusal sent no internal_transfer to follow").isEqualTo(1);
+  }
+
+  /** A poller with the block feed on, started by a first payout; what follows is submitted after it started. */
+  private void startTheBlockFeed() {
+    poller.restart(PollerDriver.SETTINGS.withFeedRetention(Duration.ofMinutes(1)));
+    poller.deploy(3009);
+    poller.clock.advance(PollerDriver.SKEW.plusSeconds(2));
   }
 }
