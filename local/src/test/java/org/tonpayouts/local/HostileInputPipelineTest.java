@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.tonpayouts.local.IntakeStack.TON;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,12 +25,16 @@ import org.slf4j.LoggerFactory;
 import org.tonpayouts.local.audit.TransferRef;
 import org.tonpayouts.runtime.RejectionProductionExceptionHandler;
 import org.tonpayouts.schemas.Rejected;
+import org.tonpayouts.ton.address.TonAddress;
 
 /**
  * Hostile {@code payout.requests} records against the whole pipeline on a real broker, written as
  * raw bytes the way a hostile or broken producer would: none is paid, each is rejected once with a
  * reason in a record far below the topic's size limit, the valid request behind it on the same
  * partition settles once (its comment landing on chain byte for byte), and no stream thread dies.
+ * Jetton transfers intake must refuse (a jetton it does not pay, amounts over its limits or not
+ * base units, TON named beside the jetton) move no jetton, and the good jetton request behind each
+ * is paid.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HostileInputPipelineTest {
@@ -73,6 +78,22 @@ class HostileInputPipelineTest {
     return "{\"transferId\":\"" + id + "\",\"kind\":\"PAYOUT\",\"destination\":\""
         + stack.wallets.recipient(recipient).toFriendly(false, false) + "\",\"amountNano\":\"" + amount + "\""
         + (comment == null ? "" : ",\"comment\":" + comment) + "}";
+  }
+
+  /**
+   * A jetton transfer to a recipient hostile input only ever names: {@code master} pays
+   * {@code amount} (a JSON literal, so a hostile one need not be a string); {@code extra} is more
+   * fields, spliced in ("" for none).
+   */
+  private String jettonTransferJson(String id, int recipient, TonAddress master, String amount, String extra) {
+    return "{\"transferId\":\"" + id + "\",\"kind\":\"WITHDRAWAL\",\"destination\":\""
+        + stack.wallets.recipient(recipient).toFriendly(false, false) + "\",\"jetton\":{\"master\":\""
+        + master.toFriendly(true, false) + "\",\"amount\":" + amount + "}" + extra + "}";
+  }
+
+  /** Base units as a JSON string of digits, as a producer writes them. */
+  private static String quoted(BigInteger units) {
+    return "\"" + units + "\"";
   }
 
   private byte[] requestBytes(String requestId, int wallet, String transfers) {
@@ -189,6 +210,71 @@ class HostileInputPipelineTest {
     stack.awaitSettled(valid);
     List<RejectionWatcher.Source> all = List.copyOf(sources.values());
     await("every hostile input rejected").atMost(Duration.ofSeconds(30)).until(() -> stack.rejections.rejectedCount(all) == all.size());
+
+    sources.forEach((hostile, source) -> assertRejected(hostile.name(), source, hostile.bytes(), hostile.expected()));
+    assertThat(stack.metrics.count("payout.requests.rejected") - rejectedBefore).isEqualTo(cases.size());
+    assertThat(stack.metrics.count(RejectionProductionExceptionHandler.DROPPED_METRIC)).isZero();
+    stack.assertChainPaidOnlyValid(commentsByRef);
+    stack.assertNoThreadReplaced();
+  }
+
+  /** Jetton transfers intake must refuse, each with one thing wrong, all from recipients 6..10's side. */
+  private List<Hostile> brokenJettonTransfers() {
+    TonAddress usdt = stack.jettonMaster;
+    String amountRule = "must be a positive integer of the jetton's base units";
+    BigInteger eight = BigInteger.valueOf(8_000_000L);
+    return List.of(
+        new Hostile("a jetton this deployment does not pay", 0, walletKey(0),
+            requestBytes("j-unpaid", 0, jettonTransferJson("t", 6, stack.unpaidJettonMaster, "\"1000000\"", "")),
+            "$.transfers[0].jetton.master: " + stack.unpaidJettonMaster.toFriendly(true, false)
+                + " is not a jetton this deployment pays (it pays [USDT " + usdt.toFriendly(true, false) + "]"),
+        new Hostile("a jetton amount above max.transfer", 1, walletKey(1),
+            requestBytes("j-too-much", 1, jettonTransferJson("t", 7, usdt,
+                quoted(IntakeStack.MAX_JETTON_TRANSFER_UNITS.add(BigInteger.ONE)), "")),
+            "$.transfers[0].jetton.amount: 10.000001 USDT (10000001 base units) is above the per-transfer limit of"
+                + " 10 USDT (10000000 base units) (jettons: USDT max.transfer)"),
+        new Hostile("a request's jettons above max.request", 2, walletKey(2),
+            requestBytes("j-too-much-total", 2, jettonTransferJson("a", 8, usdt, quoted(eight), "") + ","
+                + jettonTransferJson("b", 9, usdt, quoted(eight), "")),
+            "$.transfers: the request's USDT transfers add up to 16 USDT (16000000 base units), above the"
+                + " per-request limit of 15 USDT (15000000 base units) (jettons: USDT max.request)"),
+        new Hostile("amountNano beside the jetton", 0, walletKey(0),
+            requestBytes("j-and-ton", 0, jettonTransferJson("t", 10, usdt, "\"1000000\"",
+                ",\"amountNano\":\"1000000\"")),
+            "$.transfers[0].amountNano: must be left out of a jetton transfer"),
+        new Hostile("a negative jetton amount", 1, walletKey(1),
+            requestBytes("j-negative", 1, jettonTransferJson("t", 6, usdt, "\"-1000000\"", "")),
+            "$.transfers[0].jetton.amount: " + amountRule + " (1 to 37 digits, no sign, no leading zero)"),
+        new Hostile("a jetton amount in exponent notation", 2, walletKey(2),
+            requestBytes("j-exponent", 2, jettonTransferJson("t", 7, usdt, "\"1e6\"", "")),
+            "$.transfers[0].jetton.amount: " + amountRule + " (1 to 37 digits, no sign, no leading zero)"),
+        new Hostile("a jetton amount as a JSON number", 0, walletKey(0),
+            requestBytes("j-number", 0, jettonTransferJson("t", 8, usdt, "1000000", "")),
+            "$.transfers[0].jetton.amount: " + amountRule + ", as a string of digits"));
+  }
+
+  /**
+   * Each broken jetton transfer is rejected with its reason and pays nothing (no message signed,
+   * no jetton of either master moved), and the good jetton request behind it on the same partition
+   * settles: the jetton keeps being paid.
+   */
+  @Test
+  void shouldRejectEveryBrokenJettonTransferAndPayTheGoodJettonRequestBehindIt() {
+    double rejectedBefore = stack.metrics.count("payout.requests.rejected");
+    List<Hostile> cases = brokenJettonTransfers();
+    Map<Hostile, RejectionWatcher.Source> sources = new LinkedHashMap<>();
+    List<TransferRef> valid = new ArrayList<>();
+    for (int i = 0; i < cases.size(); i++) {
+      Hostile hostile = cases.get(i);
+      sources.put(hostile, stack.send(stack.wallets.subwalletId(hostile.wallet()), hostile.key(), hostile.bytes()));
+      valid.add(stack.sendValidJetton("jetton-" + i, hostile.wallet(), 1 + i % IntakeStack.VALID_RECIPIENTS,
+          BigInteger.valueOf(1_000_000L + i), "jetton " + i));
+    }
+
+    stack.awaitSettled(valid);
+    List<RejectionWatcher.Source> all = List.copyOf(sources.values());
+    await("every broken jetton transfer rejected").atMost(Duration.ofSeconds(30))
+        .until(() -> stack.rejections.rejectedCount(all) == all.size());
 
     sources.forEach((hostile, source) -> assertRejected(hostile.name(), source, hostile.bytes(), hostile.expected()));
     assertThat(stack.metrics.count("payout.requests.rejected") - rejectedBefore).isEqualTo(cases.size());

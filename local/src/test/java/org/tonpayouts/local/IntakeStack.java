@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ import org.apache.kafka.streams.ThreadMetadata;
 import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.chain.DevnetMessage;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.devnet.chain.jetton.JettonFlavor;
 import org.tonpayouts.embedded.EmbeddedKafkaBroker;
 import org.tonpayouts.embedded.EmbeddedPostgresServer;
 import org.tonpayouts.embedded.SharedTestInfrastructure;
@@ -41,6 +43,7 @@ import org.tonpayouts.local.stack.WalletSet;
 import org.tonpayouts.poller.ChainPoller;
 import org.tonpayouts.poller.PollerMetrics;
 import org.tonpayouts.runtime.PayoutsConfig;
+import org.tonpayouts.schemas.JettonAmount;
 import org.tonpayouts.schemas.PayoutRequest;
 import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Topics;
@@ -63,6 +66,11 @@ import org.tonpayouts.ton.wallet.Subwallets;
  *
  * <p>Amount limits are lowered to {@link #MAX_TRANSFER_NANO} per transfer and
  * {@link #MAX_TOTAL_NANO} per request, so a test can cross them with funds devnet has.
+ *
+ * <p>streams-app pays one jetton, {@link #JETTON_SYMBOL} (devnet's stablecoin at {@link #jettonMaster}),
+ * with limits of {@link #MAX_JETTON_TRANSFER_UNITS} per transfer and {@link #MAX_JETTON_REQUEST_UNITS}
+ * per request. A second stablecoin ({@link #unpaidJettonMaster}) is minted to the paying wallets as
+ * well but not configured: what keeps it unpaid is intake alone, not the wallets' balances.
  */
 final class IntakeStack implements AutoCloseable {
   static final int WALLETS = 3;
@@ -73,11 +81,18 @@ final class IntakeStack implements AutoCloseable {
   /** Recipients 1..5 are paid by valid requests; 6..10 are named only by hostile ones and must stay empty. */
   static final int VALID_RECIPIENTS = 5;
   static final int RECIPIENTS = 10;
+  static final String JETTON_SYMBOL = "USDT";
+  static final BigInteger MAX_JETTON_TRANSFER_UNITS = BigInteger.valueOf(10_000_000L);
+  static final BigInteger MAX_JETTON_REQUEST_UNITS = BigInteger.valueOf(15_000_000L);
+  /** What devnet mints to every paying wallet of both jettons: 1,000 of each. */
+  static final BigInteger MINTED_JETTON_UNITS = BigInteger.valueOf(1_000_000_000L);
 
   private final List<AutoCloseable> resources = new ArrayList<>();
   final EmbeddedKafkaBroker kafka;
   final Devnet devnet;
   final WalletSet wallets;
+  final TonAddress jettonMaster;
+  final TonAddress unpaidJettonMaster;
   final PayoutMetrics metrics = PayoutMetrics.inMemory();
   final StreamsApp app;
   final ChainPoller poller;
@@ -87,6 +102,9 @@ final class IntakeStack implements AutoCloseable {
   private final Set<String> initialThreads;
   /** Valid transfers produced so far, per paying subwallet. */
   private final Map<Long, List<TransferRef>> validByWallet = new HashMap<>();
+  /** Units of the jetton the valid requests produced so far pay, per recipient and per paying subwallet. */
+  private final Map<TonAddress, BigInteger> validJettonsTo = new HashMap<>();
+  private final Map<Long, BigInteger> validJettonsFrom = new HashMap<>();
 
   IntakeStack(Path tmp) throws Exception {
     kafka = remember(EmbeddedKafkaBroker.start());
@@ -101,6 +119,11 @@ final class IntakeStack implements AutoCloseable {
     RunKey key = RunKey.random();
     wallets = new WalletSet(new Subwallets(key.key(), 0), Subwallets.DEFAULT_SUBWALLET_ID, WALLETS, RECIPIENTS);
     wallets.subwalletIds().forEach(id -> devnet.fund(wallets.address(id), 1_000 * TON));
+    jettonMaster = devnet.deployJetton(JettonFlavor.STABLECOIN, "https://tonpayouts.local/intake-usdt.json");
+    unpaidJettonMaster = devnet.deployJetton(JettonFlavor.STABLECOIN, "https://tonpayouts.local/intake-unpaid.json");
+    for (TonAddress master : List.of(jettonMaster, unpaidJettonMaster)) {
+      wallets.subwalletIds().forEach(id -> devnet.mintJettons(master, wallets.address(id), MINTED_JETTON_UNITS));
+    }
 
     Map<String, Object> values = new HashMap<>();
     values.put(PayoutsConfig.KAFKA_BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -117,6 +140,8 @@ final class IntakeStack implements AutoCloseable {
     values.put(PayoutsConfig.VERDICT_MAC_KEYS_CONFIG, "intake:" + "5e".repeat(32));
     values.put(PayoutsConfig.TRANSFER_MAX_AMOUNT_NANO_CONFIG, Long.toString(MAX_TRANSFER_NANO));
     values.put(PayoutsConfig.REQUEST_MAX_TOTAL_NANO_CONFIG, Long.toString(MAX_TOTAL_NANO));
+    values.put(PayoutsConfig.JETTONS_CONFIG, JETTON_SYMBOL + " master=" + jettonMaster.toRaw() + " decimals=6"
+        + " max.transfer=" + MAX_JETTON_TRANSFER_UNITS + " max.request=" + MAX_JETTON_REQUEST_UNITS);
     PayoutsConfig config = new PayoutsConfig(values);
 
     app = remember(new StreamsApp(config, key.key(), api, ledgerDb, Clock.systemUTC(), metrics));
@@ -173,6 +198,21 @@ final class IntakeStack implements AutoCloseable {
     return ref;
   }
 
+  /** Writes a valid one-transfer request paying {@code units} of the jetton from wallet {@code walletIndex}. */
+  TransferRef sendValidJetton(String requestId, int walletIndex, int recipient, BigInteger units, String comment) {
+    long subwallet = wallets.subwalletId(walletIndex);
+    PayoutRequest request = PayoutRequest.of(requestId, subwallet, List.of(TransferRequest.ofJetton("t",
+        TransferKind.WITHDRAWAL, wallets.recipient(recipient).toFriendly(false, false),
+        new JettonAmount(jettonMaster.toFriendly(true, false), units), comment)), Instant.now());
+    send(subwallet, request.walletKey(), Topics.PAYOUT_REQUESTS.valueSerde().serializer()
+        .serialize(Topics.PAYOUT_REQUESTS.name(), request));
+    TransferRef ref = new TransferRef(requestId, "t");
+    validByWallet.computeIfAbsent(subwallet, id -> new ArrayList<>()).add(ref);
+    validJettonsTo.merge(wallets.recipient(recipient), units, BigInteger::add);
+    validJettonsFrom.merge(subwallet, units, BigInteger::add);
+    return ref;
+  }
+
   /** Names of the stream threads of both apps now: a replaced thread gets a new name. */
   Set<String> threadNames() {
     Set<String> names = new TreeSet<>();
@@ -196,8 +236,10 @@ final class IntakeStack implements AutoCloseable {
 
   /**
    * The chain paid exactly the valid requests: per paying wallet one external transaction per valid
-   * transfer, every comment landed byte for byte, and no recipient named only by hostile input got
-   * anything.
+   * transfer, every comment landed byte for byte, the jetton's balances are what the valid jetton
+   * requests paid (each recipient their sum, each paying wallet what was minted less its own, and
+   * not a unit of the unpaid jetton moved), and no recipient named only by hostile input got
+   * anything, TON or jetton.
    */
   void assertChainPaidOnlyValid(Map<TransferRef, String> commentsByRef) {
     validByWallet.forEach((subwallet, refs) -> {
@@ -215,6 +257,18 @@ final class IntakeStack implements AutoCloseable {
     for (int i = VALID_RECIPIENTS + 1; i <= RECIPIENTS; i++) {
       TonAddress untouched = wallets.recipient(i);
       assertThat(devnet.balance(untouched)).as("balance of hostile-only recipient %d", i).isZero();
+      for (TonAddress master : List.of(jettonMaster, unpaidJettonMaster)) {
+        assertThat(devnet.jettonWallet(master, untouched).balance())
+            .as("jettons of %s of hostile-only recipient %d", master, i).isZero();
+      }
+    }
+    validJettonsTo.forEach((recipient, units) -> assertThat(devnet.jettonWallet(jettonMaster, recipient).balance())
+        .as("jettons of recipient %s", recipient).isEqualTo(units));
+    for (long id : wallets.subwalletIds()) {
+      assertThat(devnet.jettonWallet(jettonMaster, wallets.address(id)).balance()).as("jettons of subwallet %d", id)
+          .isEqualTo(MINTED_JETTON_UNITS.subtract(validJettonsFrom.getOrDefault(id, BigInteger.ZERO)));
+      assertThat(devnet.jettonWallet(unpaidJettonMaster, wallets.address(id)).balance())
+          .as("unpaid jettons of subwallet %d", id).isEqualTo(MINTED_JETTON_UNITS);
     }
   }
 

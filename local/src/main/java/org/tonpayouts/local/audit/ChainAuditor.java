@@ -390,9 +390,10 @@ public final class ChainAuditor {
   }
 
   /**
-   * The jetton balances: each jetton owner holds exactly its SETTLED jetton transfers (nothing
-   * paid twice, nothing delivered that was reported unpaid); each paying wallet holds what was
-   * minted to it minus its SETTLED jetton transfers (every FAILED one re-credited, nothing lost).
+   * The jetton balances, as {@link SettledJettons} says they must be: each jetton owner holds
+   * exactly its SETTLED jetton transfers (nothing paid twice, nothing delivered that was reported
+   * unpaid); each paying wallet holds what was minted to it minus its SETTLED jetton transfers
+   * (every FAILED one re-credited, nothing lost).
    */
   private ChainAudit.JettonFigures checkJettons(Map<TransferRef, List<Payment>> landings,
       Map<TransferRef, List<Settlement>> terminal) {
@@ -405,14 +406,11 @@ public final class ChainAuditor {
     int handedOver = 0;
     int delivered = 0;
     int refusedBack = 0;
-    BigInteger settledUnits = BigInteger.ZERO;
-    // by master, then by owner (destinations) or by subwallet (payers): SETTLED units
-    Map<TonAddress, Map<TonAddress, BigInteger>> toOwner = new HashMap<>();
-    Map<TonAddress, Map<Long, BigInteger>> fromWallet = new HashMap<>();
+    SettledJettons asSettled = new SettledJettons();
+    // by master, then by owner: the owner's transfers that did not settle, named in its violation
     Map<TonAddress, Map<TonAddress, List<String>>> unsettledTo = new HashMap<>();
     for (ExpectedTransfer e : jettonTransfers) {
-      TonAddress master = TonAddress.parse(e.jetton().master());
-      toOwner.computeIfAbsent(master, m -> new HashMap<>()).putIfAbsent(e.destination(), BigInteger.ZERO);
+      asSettled.requested(e);
       List<Settlement> seen = terminal.getOrDefault(e.ref(), List.of());
       if (!landings.getOrDefault(e.ref(), List.of()).isEmpty()) {
         handedOver++;
@@ -423,15 +421,12 @@ public final class ChainAuditor {
       Settlement s = seen.get(0);
       byStatus.merge(s.status(), 1, Integer::sum);
       if (s.status() == SettlementStatus.SETTLED) {
-        settledUnits = settledUnits.add(e.jetton().amount());
-        toOwner.get(master).merge(e.destination(), e.jetton().amount(), BigInteger::add);
-        fromWallet.computeIfAbsent(master, m -> new HashMap<>()).merge(e.subwalletId(), e.jetton().amount(),
-            BigInteger::add);
+        asSettled.settled(e);
         if (s.jettonDelivery() != null && s.jettonDelivery().delivered()) {
           delivered++;
         }
       } else {
-        unsettledTo.computeIfAbsent(master, m -> new HashMap<>())
+        unsettledTo.computeIfAbsent(TonAddress.parse(e.jetton().master()), m -> new HashMap<>())
             .computeIfAbsent(e.destination(), d -> new ArrayList<>()).add(e.ref() + " " + s.status());
         if (s.status() == SettlementStatus.FAILED && s.jettonDelivery() != null
             && s.jettonDelivery().failedAccount() != null && !landings.getOrDefault(e.ref(), List.of()).isEmpty()) {
@@ -439,43 +434,38 @@ public final class ChainAuditor {
         }
       }
     }
+    Map<TonAddress, Map<TonAddress, BigInteger>> heldBefore = new HashMap<>();
+    expectations.jettons().forEach(f -> heldBefore.putIfAbsent(f.master(), f.ownersHeldBefore()));
     BigInteger destinationsBalance = BigInteger.ZERO;
     int destinations = 0;
-    for (Map.Entry<TonAddress, Map<TonAddress, BigInteger>> m : toOwner.entrySet()) {
-      Map<TonAddress, BigInteger> before = expectations.jettons().stream().filter(f -> f.master().equals(m.getKey()))
-          .findFirst().map(JettonFunding::ownersHeldBefore).orElse(Map.of());
-      for (Map.Entry<TonAddress, BigInteger> owner : m.getValue().entrySet()) {
-        destinations++;
-        BigInteger held = before.getOrDefault(owner.getKey(), BigInteger.ZERO);
-        BigInteger balance = jettonBalance(m.getKey(), owner.getKey()).subtract(held);
-        destinationsBalance = destinationsBalance.add(balance);
-        if (!balance.equals(owner.getValue())) {
-          violation(Rule.JETTON_BALANCE_NOT_AS_SETTLED, "jetton owner " + owner.getKey() + " holds " + balance
-              + " of " + m.getKey() + (held.signum() == 0 ? "" : " beyond the " + held + " it held before")
-              + " but its SETTLED transfers come to " + owner.getValue()
-              + "; its other transfers: " + unsettledTo.getOrDefault(m.getKey(), Map.of())
-                  .getOrDefault(owner.getKey(), List.of()));
-        }
+    for (SettledJettons.Owner owner : asSettled.owners(this::jettonBalance, heldBefore)) {
+      destinations++;
+      destinationsBalance = destinationsBalance.add(owner.received());
+      if (!owner.agrees()) {
+        violation(Rule.JETTON_BALANCE_NOT_AS_SETTLED, "jetton owner " + owner.owner() + " holds " + owner.received()
+            + " of " + owner.master() + (owner.heldBefore().signum() == 0 ? ""
+                : " beyond the " + owner.heldBefore() + " it held before")
+            + " but its SETTLED transfers come to " + owner.settled()
+            + "; its other transfers: " + unsettledTo.getOrDefault(owner.master(), Map.of())
+                .getOrDefault(owner.owner(), List.of()));
       }
     }
     BigInteger minted = BigInteger.ZERO;
     BigInteger payersBalance = BigInteger.ZERO;
     for (JettonFunding funding : expectations.jettons()) {
-      Map<Long, BigInteger> sent = fromWallet.getOrDefault(funding.master(), Map.of());
-      for (Map.Entry<Long, TonAddress> w : sources.wallets().entrySet()) {
-        BigInteger balance = jettonBalance(funding.master(), w.getValue());
-        BigInteger expected = funding.mintedPerWallet().subtract(sent.getOrDefault(w.getKey(), BigInteger.ZERO));
-        minted = minted.add(funding.mintedPerWallet());
-        payersBalance = payersBalance.add(balance);
-        if (!balance.equals(expected)) {
-          violation(Rule.JETTON_PAYER_BALANCE_WRONG, "subwallet " + w.getKey() + " holds " + balance + " of "
-              + funding.master() + "; minted " + funding.mintedPerWallet() + " minus its SETTLED jetton transfers "
-              + sent.getOrDefault(w.getKey(), BigInteger.ZERO) + " is " + expected);
+      for (SettledJettons.Payer payer : asSettled.payers(funding.master(), funding.mintedPerWallet(), sources.wallets(),
+          this::jettonBalance)) {
+        minted = minted.add(payer.minted());
+        payersBalance = payersBalance.add(payer.held());
+        if (!payer.agrees()) {
+          violation(Rule.JETTON_PAYER_BALANCE_WRONG, "subwallet " + payer.subwalletId() + " holds " + payer.held()
+              + " of " + funding.master() + "; minted " + payer.minted() + " minus its SETTLED jetton transfers "
+              + payer.paid() + " is " + payer.expected());
         }
       }
     }
     return new ChainAudit.JettonFigures(jettonTransfers.size(), byStatus, handedOver, delivered, refusedBack,
-        settledUnits, destinations, destinationsBalance, minted, payersBalance);
+        asSettled.settledUnits(), destinations, destinationsBalance, minted, payersBalance);
   }
 
   /** Every landed leg's earlier legs landed before it (lt order on the one wallet). */

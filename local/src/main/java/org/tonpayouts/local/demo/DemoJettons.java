@@ -7,11 +7,10 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.local.audit.ExpectedTransfer;
+import org.tonpayouts.local.audit.SettledJettons;
 import org.tonpayouts.local.audit.TransferRef;
 import org.tonpayouts.local.measure.ObservedSettlement;
 import org.tonpayouts.local.measure.PayoutLoad;
@@ -24,7 +23,8 @@ import org.tonpayouts.ton.address.TonAddress;
 /**
  * The demo's jetton in its summary: how its jetton transfers ended, how much of the jetton they
  * paid, and whether devnet's jetton wallets hold exactly that (every recipient what its SETTLED
- * transfers paid it, every paying wallet what it was minted less what it paid).
+ * transfers paid it, every paying wallet what it was minted less what it paid), as
+ * {@link SettledJettons} says, the chain auditor's reckoning.
  *
  * @param symbol the jetton's symbol (the stack's {@code USDT})
  * @param byStatus the jetton transfers by the status of their settlement
@@ -51,10 +51,12 @@ public record DemoJettons(String symbol, Map<SettlementStatus, Integer> byStatus
   public static DemoJettons check(String symbol, PayoutLoad load, Settling settling, Devnet devnet, TonAddress master,
       WalletSet wallets, BigInteger minted) {
     Map<TransferRef, ExpectedTransfer> jettonTransfers = new HashMap<>();
-    load.expected().stream().filter(ExpectedTransfer::paysJetton).forEach(t -> jettonTransfers.put(t.ref(), t));
+    SettledJettons asSettled = new SettledJettons();
+    load.expected().stream().filter(ExpectedTransfer::paysJetton).forEach(t -> {
+      jettonTransfers.put(t.ref(), t);
+      asSettled.requested(t);
+    });
     Map<SettlementStatus, Integer> byStatus = new EnumMap<>(SettlementStatus.class);
-    Map<TonAddress, BigInteger> received = new HashMap<>();
-    Map<Long, BigInteger> spent = new HashMap<>();
     for (ObservedSettlement observed : settling.settlements()) {
       ExpectedTransfer t = jettonTransfers.get(observed.ref());
       if (t == null) {
@@ -63,32 +65,26 @@ public record DemoJettons(String symbol, Map<SettlementStatus, Integer> byStatus
       Settlement s = observed.settlement();
       byStatus.merge(s.status(), 1, Integer::sum);
       if (s.status() == SettlementStatus.SETTLED) {
-        BigInteger amount = t.jetton().amount();
-        received.merge(t.destination(), amount, BigInteger::add);
-        spent.merge(t.subwalletId(), amount, BigInteger::add);
+        asSettled.settled(t);
       }
     }
+    SettledJettons.Balances onDevnet = (jetton, owner) -> devnet.jettonWallet(jetton, owner).balance();
     List<String> problems = new ArrayList<>();
-    Set<TonAddress> recipients = new TreeSet<>((a, b) -> a.toRaw().compareTo(b.toRaw()));
-    jettonTransfers.values().forEach(t -> recipients.add(t.destination()));
-    for (TonAddress recipient : recipients) {
-      BigInteger expected = received.getOrDefault(recipient, BigInteger.ZERO);
-      BigInteger held = devnet.jettonWallet(master, recipient).balance();
-      if (!held.equals(expected)) {
-        problems.add("recipient " + recipient.toFriendly(false, false) + " holds " + format(held) + " " + symbol
-            + ", its settled transfers paid " + format(expected));
+    // the demo's recipients held none of the jetton before it
+    for (SettledJettons.Owner recipient : asSettled.owners(onDevnet, Map.of())) {
+      if (!recipient.agrees()) {
+        problems.add("recipient " + recipient.owner().toFriendly(false, false) + " holds " + format(recipient.held())
+            + " " + symbol + ", its settled transfers paid " + format(recipient.settled()));
       }
     }
-    for (long id : wallets.subwalletIds()) {
-      BigInteger expected = minted.subtract(spent.getOrDefault(id, BigInteger.ZERO));
-      BigInteger held = devnet.jettonWallet(master, wallets.address(id)).balance();
-      if (!held.equals(expected)) {
-        problems.add("subwallet " + id + " holds " + format(held) + " " + symbol + ", " + format(expected)
-            + " expected (minted " + format(minted) + ", paid " + format(minted.subtract(expected)) + ")");
+    for (SettledJettons.Payer payer : asSettled.payers(master, minted, wallets.addresses(), onDevnet)) {
+      if (!payer.agrees()) {
+        problems.add("subwallet " + payer.subwalletId() + " holds " + format(payer.held()) + " " + symbol + ", "
+            + format(payer.expected()) + " expected (minted " + format(minted) + ", paid " + format(payer.paid())
+            + ")");
       }
     }
-    BigInteger paid = received.values().stream().reduce(BigInteger.ZERO, BigInteger::add);
-    return new DemoJettons(symbol, byStatus, paid, received.size(), problems);
+    return new DemoJettons(symbol, byStatus, asSettled.settledUnits(), asSettled.ownersPaid(), problems);
   }
 
   /** True when devnet's jetton balances are exactly what the settlements say. */

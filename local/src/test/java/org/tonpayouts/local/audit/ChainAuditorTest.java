@@ -2,6 +2,7 @@ package org.tonpayouts.local.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
@@ -11,6 +12,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -23,9 +25,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.tonpayouts.devnet.Devnet;
 import org.tonpayouts.devnet.chain.DevnetTransaction;
+import org.tonpayouts.local.audit.ChainAudit.JettonFigures;
 import org.tonpayouts.local.audit.ChainAudit.Rule;
 import org.tonpayouts.local.stack.LocalStack;
 import org.tonpayouts.local.stack.WalletSet;
+import org.tonpayouts.runtime.jettons.JettonCatalog;
+import org.tonpayouts.schemas.JettonDelivery;
 import org.tonpayouts.schemas.Settlement;
 import org.tonpayouts.schemas.SettlementStatus;
 import org.tonpayouts.schemas.Topics;
@@ -44,8 +49,9 @@ import org.tonpayouts.ton.wallet.TransferSigner;
  * The auditor catches what it is there to catch: a real devnet chain, ledger and settlements
  * topic with every kind of wrong the soak looks for put there on purpose (a transfer paid twice,
  * one never settled, a leg paid after its failed predecessor, a payment nobody asked for, a ledger
- * row that is not its chain transaction, a fenced message on chain, ...). A clean run finding
- * nothing is only worth something if this one finds them all.
+ * row that is not its chain transaction, a fenced message on chain, a jetton settled without its
+ * delivery, jetton balances the settlements do not account for, ...). A clean run finding nothing
+ * is only worth something if this one finds them all.
  */
 class ChainAuditorTest {
   private static final long A = Subwallets.DEFAULT_SUBWALLET_ID;
@@ -54,6 +60,12 @@ class ChainAuditorTest {
   /** Where the foreign signer pays unless told otherwise: an address nobody else in the test pays. */
   private static final TonAddress FOREIGN_DESTINATION = TonAddress.of(TonAddress.BASECHAIN,
       sha256("payouts soak: foreign signer"));
+  /** What the jetton cases mint to both paying wallets before anything is paid: 1,000 USDT. */
+  private static final BigInteger MINTED = BigInteger.valueOf(1_000_000_000L);
+  /** A jetton owner whose stablecoin wallet refuses every transfer: it holds one unit, minted to deploy it. */
+  private static final TonAddress LOCKED_RECEIVER = TonAddress.of(TonAddress.BASECHAIN,
+      sha256("audit: receiving-locked jetton owner"));
+  private static final BigInteger LOCKED_RECEIVER_HELD = BigInteger.ONE;
 
   private LocalStack stack;
   private Devnet devnet;
@@ -244,6 +256,111 @@ class ChainAuditorTest {
         .containsOnly(SettlementStatus.SETTLED);
   }
 
+  /**
+   * The jetton cases' baseline, and what makes their violations mean something: a jetton transfer
+   * delivered and settled with the receiver's acceptance, and one the receiver's locked jetton
+   * wallet refused, FAILED with the re-credit, leave every jetton balance exactly as the settlements
+   * say (the locked owner's unit minted before the run set apart), and the auditor finds nothing.
+   */
+  @Test
+  void shouldFindNothingWrongWhenEveryJettonBalanceIsWhatTheSettlementsSay() throws Exception {
+    DevnetJetton usdt = jettonsMintedToThePayers();
+    JettonLanding delivered = payJetton(usdt, jettonTransfer("j1", A, wallets.recipient(0), usdt, 2_500_000), 1001,
+        "SETTLED");
+    JettonLanding refused = payJetton(usdt, jettonTransfer("j2", A, LOCKED_RECEIVER, usdt, 2_000_000), 1002, "FAILED");
+    settle(jettonSettlement(delivered, SettlementStatus.SETTLED, delivered.delivery()));
+    settle(jettonSettlement(refused, SettlementStatus.FAILED, refused.delivery()));
+
+    ChainAudit audit = auditJettons(usdt, List.of(delivered.transfer(), refused.transfer()), List.of());
+
+    assertThat(refused.delivery().delivered()).as("the locked receiver refused it on chain").isFalse();
+    assertThat(audit.violations()).isEmpty();
+    JettonFigures jettons = audit.jettons();
+    assertThat(jettons.transfers()).isEqualTo(2);
+    assertThat(jettons.handedOver()).isEqualTo(2);
+    assertThat(jettons.delivered()).isEqualTo(1);
+    assertThat(jettons.refusedBack()).isEqualTo(1);
+    assertThat(jettons.settledUnits()).isEqualTo(BigInteger.valueOf(2_500_000));
+    assertThat(jettons.destinations()).isEqualTo(2);
+    assertThat(jettons.destinationsBalance()).isEqualTo(BigInteger.valueOf(2_500_000));
+    assertThat(jettons.minted()).isEqualTo(MINTED.multiply(BigInteger.TWO));
+    assertThat(jettons.payersBalance())
+        .isEqualTo(MINTED.multiply(BigInteger.TWO).subtract(BigInteger.valueOf(2_500_000)));
+  }
+
+  /**
+   * SETTLED needs the receiver jetton wallet's acceptance in the settlement: one settled on its
+   * wallet transaction alone (as a chain-poller from before jetton payouts would confirm it),
+   * though the jettons did arrive, and one settled with the receiver's refusal as its delivery.
+   * Only the second moves a balance the settlements do not account for.
+   */
+  @Test
+  void shouldReportAJettonTransferSettledWithoutTheReceiversAcceptance() throws Exception {
+    DevnetJetton usdt = jettonsMintedToThePayers();
+    JettonLanding arrivedUnproven = payJetton(usdt, jettonTransfer("j1", A, wallets.recipient(0), usdt, 2_500_000),
+        1001, "SETTLED");
+    JettonLanding refused = payJetton(usdt, jettonTransfer("j2", A, LOCKED_RECEIVER, usdt, 2_000_000), 1002, "SETTLED");
+    settle(jettonSettlement(arrivedUnproven, SettlementStatus.SETTLED, null));
+    settle(jettonSettlement(refused, SettlementStatus.SETTLED, refused.delivery()));
+
+    ChainAudit audit = auditJettons(usdt, List.of(arrivedUnproven.transfer(), refused.transfer()), List.of());
+
+    assertThat(found(audit)).as("%s", audit.violations()).containsExactlyInAnyOrder(Rule.JETTON_NOT_DELIVERED,
+        Rule.JETTON_BALANCE_NOT_AS_SETTLED, Rule.JETTON_PAYER_BALANCE_WRONG);
+    assertThat(details(audit, Rule.JETTON_NOT_DELIVERED)).hasSize(2)
+        .anySatisfy(d -> assertThat(d).startsWith("j1/withdrawal SETTLED, but its delivery null"))
+        .anySatisfy(d -> assertThat(d).startsWith("j2/withdrawal SETTLED").contains("failedAccount="
+            + usdt.jettonWallet(LOCKED_RECEIVER).toRaw()));
+    assertThat(details(audit, Rule.JETTON_BALANCE_NOT_AS_SETTLED)).singleElement().asString()
+        .startsWith("jetton owner " + LOCKED_RECEIVER + " holds 0 ").contains("SETTLED transfers come to 2000000");
+    assertThat(details(audit, Rule.JETTON_PAYER_BALANCE_WRONG)).singleElement().asString()
+        .startsWith("subwallet " + A + " holds " + MINTED.subtract(BigInteger.valueOf(2_500_000)) + " ");
+  }
+
+  /** A jetton owner holding more than its SETTLED transfers paid it: jettons reached it outside the books. */
+  @Test
+  void shouldReportAJettonOwnerWhoseBalanceIsNotTheSumOfItsSettledTransfers() throws Exception {
+    DevnetJetton usdt = jettonsMintedToThePayers();
+    JettonLanding delivered = payJetton(usdt, jettonTransfer("j1", A, wallets.recipient(0), usdt, 2_500_000), 1001,
+        "SETTLED");
+    settle(jettonSettlement(delivered, SettlementStatus.SETTLED, delivered.delivery()));
+    usdt.mint(wallets.recipient(0), BigInteger.ONE);
+
+    ChainAudit audit = auditJettons(usdt, List.of(delivered.transfer()), List.of());
+
+    assertThat(found(audit)).as("%s", audit.violations()).containsExactly(Rule.JETTON_BALANCE_NOT_AS_SETTLED);
+    assertThat(details(audit, Rule.JETTON_BALANCE_NOT_AS_SETTLED)).singleElement().asString()
+        .isEqualTo("jetton owner " + wallets.recipient(0) + " holds 2500001 of " + usdt.master
+            + " but its SETTLED transfers come to 2500000; its other transfers: []");
+    assertThat(audit.jettons().destinationsBalance()).isEqualTo(BigInteger.valueOf(2_500_001));
+  }
+
+  /**
+   * A paying wallet whose jettons left outside the books: someone else holding the key paid a
+   * stranger from subwallet B (a foreign payment, counted apart), which no settlement accounts for.
+   */
+  @Test
+  void shouldReportAPayersJettonBalanceThatIsNotMintedLessItsSettledTransfers() throws Exception {
+    DevnetJetton usdt = jettonsMintedToThePayers();
+    JettonLanding delivered = payJetton(usdt, jettonTransfer("j1", A, wallets.recipient(0), usdt, 2_500_000), 1001,
+        "SETTLED");
+    settle(jettonSettlement(delivered, SettlementStatus.SETTLED, delivered.delivery()));
+    ExpectedTransfer unbooked = new ExpectedTransfer("nobody", "jetton", 0, B, FOREIGN_DESTINATION, 0L,
+        "foreign jetton", usdt.amount(1_000_000));
+    SignedTransfer foreign = send(B, usdt.order(wallets.address(B), unbooked, 2001));
+    assertThat(usdt.awaitDelivery(wallets.address(B), unbooked, 2001).delivered()).isTrue();
+
+    ChainAudit audit = auditJettons(usdt, List.of(delivered.transfer()), List.of(new ForeignPayment(wallets.address(B),
+        usdt.jettonWallet(wallets.address(B)), JettonCatalog.DEFAULT_ATTACH_NANO, "foreign jetton",
+        foreign.messageHash())));
+
+    assertThat(found(audit)).as("%s", audit.violations()).containsExactly(Rule.JETTON_PAYER_BALANCE_WRONG);
+    assertThat(details(audit, Rule.JETTON_PAYER_BALANCE_WRONG)).singleElement().asString()
+        .isEqualTo("subwallet " + B + " holds 999000000 of " + usdt.master + "; minted 1000000000 minus its SETTLED"
+            + " jetton transfers 0 is 1000000000");
+    assertThat(audit.foreignLanded()).isEqualTo(1);
+  }
+
   private ChainAudit audit(List<ForeignPayment> foreign, List<ExpectedTransfer> expected) {
     return ChainAuditor.audit(sources(), new ChainAuditor.Expectations(expected, List.of(), foreign));
   }
@@ -259,6 +376,77 @@ class ChainAuditorTest {
       TonAddress destination, long amountNano) {
     return new ExpectedTransfer(requestId, transferId, transferIndex, subwallet, destination, amountNano,
         requestId + " " + transferId);
+  }
+
+  /**
+   * The jetton cases' devnet: the stablecoin, minted to both paying wallets, and the locked
+   * receiver's jetton wallet (deployed by minting it one unit, then locked for receiving).
+   */
+  private DevnetJetton jettonsMintedToThePayers() {
+    DevnetJetton usdt = DevnetJetton.deploy(devnet);
+    usdt.mint(wallets.address(A), MINTED);
+    usdt.mint(wallets.address(B), MINTED);
+    usdt.lockForReceiving(LOCKED_RECEIVER, LOCKED_RECEIVER_HELD);
+    return usdt;
+  }
+
+  private ChainAudit auditJettons(DevnetJetton usdt, List<ExpectedTransfer> expected, List<ForeignPayment> foreign) {
+    return ChainAuditor.audit(sources(), new ChainAuditor.Expectations(expected, List.of(), foreign, List.of(
+        new ChainAuditor.JettonFunding(usdt.master, MINTED, Map.of(LOCKED_RECEIVER, LOCKED_RECEIVER_HELD)))));
+  }
+
+  private static Set<Rule> found(ChainAudit audit) {
+    return audit.violations().stream().map(ChainAudit.Violation::rule).collect(Collectors.toSet());
+  }
+
+  private static List<String> details(ChainAudit audit, Rule rule) {
+    return audit.violations().stream().filter(v -> v.rule() == rule).map(ChainAudit.Violation::detail).toList();
+  }
+
+  /** A jetton transfer of ours (one per request, the request's only leg), with the comment the loads give it. */
+  private static ExpectedTransfer jettonTransfer(String requestId, long subwallet, TonAddress destination,
+      DevnetJetton jetton, long units) {
+    return new ExpectedTransfer(requestId, "withdrawal", 0, subwallet, destination, 0L, requestId + " withdrawal",
+        jetton.amount(units));
+  }
+
+  /** A jetton transfer of ours on chain, followed to its end: the wallet's message, its transaction, the delivery. */
+  private record JettonLanding(ExpectedTransfer transfer, long queryId, SignedTransfer message, DevnetTransaction tx,
+                               JettonDelivery delivery) {}
+
+  /**
+   * Hands {@code t} to its wallet's jetton wallet with {@code queryId}, waits until the chain
+   * decided it, and records it in the ledger as streams-app would (request, transfer with
+   * {@code status}, the message CONFIRMED by its transaction): nothing but the jettons is amiss.
+   */
+  private JettonLanding payJetton(DevnetJetton jetton, ExpectedTransfer t, long queryId, String status)
+      throws Exception {
+    TonAddress payer = wallets.address(t.subwalletId());
+    SignedTransfer message = send(t.subwalletId(), jetton.order(payer, t, queryId));
+    DevnetTransaction tx = transactionOf(t.subwalletId(), message);
+    JettonLanding landing = new JettonLanding(t, queryId, message, tx, jetton.awaitDelivery(payer, t, queryId));
+    try (Connection c = DriverManager.getConnection(stack.ledgerJdbcUrl(), stack.postgres().user(),
+        stack.postgres().password())) {
+      request(c, t.requestId(), t.subwalletId(), 1);
+      transfer(c, t, JettonCatalog.DEFAULT_ATTACH_NANO, message.seqno(), status, tx.hash());
+      try (PreparedStatement ps = c.prepareStatement("update payout_transfers set jetton_master = ?,"
+          + " jetton_amount = ?, jetton_query_id = ? where request_id = ? and transfer_id = ?")) {
+        ps.setString(1, jetton.master.toRaw());
+        ps.setBigDecimal(2, new java.math.BigDecimal(t.jetton().amount()));
+        ps.setLong(3, queryId);
+        ps.setString(4, t.requestId());
+        ps.setString(5, t.transferId());
+        ps.executeUpdate();
+      }
+      message(c, t, message, JettonCatalog.DEFAULT_ATTACH_NANO, "CONFIRMED", tx.hash(), tx.lt());
+    }
+    return landing;
+  }
+
+  /** The settlement of a jetton transfer handed over by its wallet transaction, with {@code delivery} as its proof. */
+  private static Settlement jettonSettlement(JettonLanding l, SettlementStatus status, JettonDelivery delivery) {
+    return settlement(l.transfer(), status, l.tx().hash(), l.tx().lt(), JettonCatalog.DEFAULT_ATTACH_NANO)
+        .withJetton(l.transfer().jetton(), delivery);
   }
 
   /** Has devnet apply a foreign transfer of the wallet in the next block; waits until it applied. */
@@ -309,6 +497,12 @@ class ChainAuditorTest {
   }
 
   private void transfer(Connection c, ExpectedTransfer t, long seqno, String status, String txHash) throws Exception {
+    transfer(c, t, t.amountNano(), seqno, status, txHash);
+  }
+
+  /** A transfer row carrying {@code amountNano} (a jetton transfer's: the TON its message attaches). */
+  private void transfer(Connection c, ExpectedTransfer t, long amountNano, long seqno, String status, String txHash)
+      throws Exception {
     try (PreparedStatement ps = c.prepareStatement("insert into payout_transfers (request_id, transfer_id,"
         + " transfer_index, kind, subwallet_id, wallet_address, destination, amount_nano, seqno, attempts, status,"
         + " tx_hash, created_at, updated_at) values (?, ?, ?, 'PAYOUT', ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)")) {
@@ -318,7 +512,7 @@ class ChainAuditorTest {
       ps.setLong(4, t.subwalletId());
       ps.setString(5, wallets.address(t.subwalletId()).toRaw());
       ps.setString(6, t.destination().toRaw());
-      ps.setLong(7, t.amountNano());
+      ps.setLong(7, amountNano);
       ps.setLong(8, seqno);
       ps.setString(9, status);
       ps.setString(10, txHash);
@@ -330,6 +524,11 @@ class ChainAuditorTest {
 
   private void message(Connection c, ExpectedTransfer t, SignedTransfer m, String status, String txHash, long lt)
       throws Exception {
+    message(c, t, m, t.amountNano(), status, txHash, lt);
+  }
+
+  private void message(Connection c, ExpectedTransfer t, SignedTransfer m, long amountNano, String status,
+      String txHash, long lt) throws Exception {
     try (PreparedStatement ps = c.prepareStatement("insert into ton_transactions (request_id, transfer_id,"
         + " transfer_index, attempt, subwallet_id, wallet_address, destination, amount_nano, seqno, message_hash, boc,"
         + " valid_until, status, tx_hash, lt, created_at, updated_at)"
@@ -340,7 +539,7 @@ class ChainAuditorTest {
       ps.setLong(4, t.subwalletId());
       ps.setString(5, m.wallet().toRaw());
       ps.setString(6, t.destination().toRaw());
-      ps.setLong(7, t.amountNano());
+      ps.setLong(7, amountNano);
       ps.setLong(8, m.seqno());
       ps.setString(9, m.messageHash());
       ps.setString(10, m.boc());
