@@ -3,6 +3,7 @@ package org.tonpayouts.devnet.chain;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -37,6 +38,7 @@ import org.tonpayouts.ton.cell.TonCell;
 final class IndependentReading {
   private static final HexFormat HEX = HexFormat.of();
   private static final int SIGNATURE_BITS = 512;
+  private static final byte[] UNSET = new byte[32];
 
   /** One {@code mode + ^MessageRelaxed} of the wallet's simple send, as ton4j reads it. */
   record Send(int mode, String messageHash, boolean bounce, String destination, BigInteger value, String bodyHash,
@@ -170,9 +172,17 @@ final class IndependentReading {
         + " (a codec bug: the real chain may read this message differently)");
   }
 
-  /** ton4j computes a parsed cell's hash only once the cell is rebuilt with its builder. */
+  /**
+   * The cell's hash as ton4j computes it. A cell ton4j read from the BOC has it already; one it cut
+   * from a slice (the signed part, an inline body) has none (all zeros) until rebuilt with its
+   * builder, which hashes the whole tree again: only those are rebuilt.
+   */
   private static String hash(Cell cell) {
-    return HEX.formatHex(CellBuilder.beginCell().storeCell(cell).endCell().getHash());
+    byte[] hash = cell.getHash();
+    if (hash == null || Arrays.equals(hash, UNSET)) {
+      hash = CellBuilder.beginCell().storeCell(cell).endCell().getHash();
+    }
+    return HEX.formatHex(hash);
   }
 
   /**
