@@ -52,12 +52,12 @@ class IndependentReadingTest {
       assertThat(reading.seqno()).isEqualTo(seqno);
       assertThat(reading.subwalletId()).isEqualTo(SUBWALLET);
       assertThat(reading.validUntil()).isEqualTo(NOW + 60);
-      assertThat(reading.sends()).extracting(IndependentReading.Send::value)
+      assertThat(reading.sends()).extracting(send -> send.internal().value())
           .containsExactly(BigInteger.valueOf(1_500_000_000L), BigInteger.valueOf(Long.MAX_VALUE / 4),
               BigInteger.valueOf(50_000_000L));
-      assertThat(reading.sends()).extracting(IndependentReading.Send::bounce).containsExactly(false, true, true);
-      assertThat(reading.sends().get(2).bodyHash()).isEqualTo(jettonBody.hashHex());
-      assertThat(reading.sends()).allSatisfy(send -> assertThat(send.destination()).isEqualTo(USER.toRaw()));
+      assertThat(reading.sends()).extracting(send -> send.internal().bounce()).containsExactly(false, true, true);
+      assertThat(reading.sends().get(2).internal().bodyHash()).isEqualTo(jettonBody.hashHex());
+      assertThat(reading.sends()).allSatisfy(send -> assertThat(send.internal().destination()).isEqualTo(USER.toRaw()));
     }
   }
 
@@ -97,6 +97,20 @@ class IndependentReadingTest {
 
     assertThatThrownBy(() -> IndependentReading.check(boc, withActions(accepted, List.of())))
         .hasMessageContaining("disagree on number of sends: the ton module reads 0, ton4j reads 1");
+  }
+
+  @Test
+  void shouldAcceptASendThatNeitherReadingTakesForAnInternalMessage() throws Exception {
+    // the wallet accepts such a message and its action phase fails on the send, as on chain
+    TonCell externalOut = TonCell.builder().storeUint(3, 2).storeUint(0, 2).storeUint(0, 2).endCell();
+    TonCell garbage = TonCell.builder().storeUint(0, 1).storeUint(5, 3).endCell();
+    byte[] boc = signedByHand(5, List.of(externalOut, garbage));
+    WalletV4R2.Accepted accepted = accept(boc, 5);
+
+    IndependentReading.check(boc, accepted);
+
+    assertThat(IndependentReading.read(boc).sends()).extracting(IndependentReading.Send::internal)
+        .containsOnlyNulls().hasSize(2);
   }
 
   @Test
@@ -141,6 +155,19 @@ class IndependentReadingTest {
   private static byte[] sign(long seqno, TransferOrder... orders) {
     SignedTransfer signed = SIGNER.sign(SUBWALLET, seqno, Instant.ofEpochSecond(NOW + 60), List.of(orders));
     return Base64.getDecoder().decode(signed.boc());
+  }
+
+  /** A wallet message built with our cells alone, mode 3 sends of {@code messages} as they are. */
+  private static byte[] signedByHand(long seqno, List<TonCell> messages) {
+    var unsigned = TonCell.builder().storeUint(SUBWALLET, 32).storeUint(NOW + 60, 32).storeUint(seqno, 32)
+        .storeUint(0, 8);
+    var signed = TonCell.builder();
+    for (TonCell message : messages) {
+      unsigned.storeUint(3, 8).storeRef(message);
+    }
+    TonCell unsignedBody = unsigned.endCell();
+    TonCell body = signed.storeBytes(KEY.sign(unsignedBody.hash())).storeCell(unsignedBody).endCell();
+    return MessageCells.externalIn(WALLET, null, body).toBoc();
   }
 
   /** devnet's own reading and the wallet's checks, against a wallet at {@code seqno} (deployed unless 0). */
