@@ -65,6 +65,14 @@ class JettonPayoutsTest {
     return master;
   }
 
+  /** A stablecoin paid by {@code subwallet} whose jetton wallet of BOB is deployed, then locked: it refuses every transfer. */
+  private TonAddress stablecoinBobCannotReceive(long subwallet) {
+    TonAddress master = jettonOf(JettonFlavor.STABLECOIN, subwallet);
+    devnet.mintJettons(master, BOB, BigInteger.ONE);
+    assertThat(devnet.setJettonWalletStatus(master, BOB, 2).wallet().status()).isEqualTo(2);
+    return master;
+  }
+
   private TonAddress jettonWallet(TonAddress master, TonAddress owner) {
     return devnet.jettonWallet(master, owner).address();
   }
@@ -203,9 +211,7 @@ class JettonPayoutsTest {
   @Test
   void shouldFailALockedReceiversRefusalOnlyWithOurJettonWalletsReCredit() {
     long sub = 3004;
-    TonAddress master = jettonOf(JettonFlavor.STABLECOIN, sub);
-    devnet.mintJettons(master, BOB, BigInteger.ONE); // deploys the receiver's jetton wallet, then it is locked
-    assertThat(devnet.setJettonWalletStatus(master, BOB, 2).wallet().status()).isEqualTo(2);
+    TonAddress master = stablecoinBobCannotReceive(sub);
     TonAddress ours = jettonWallet(master, wallets.address(sub));
     TonAddress theirs = jettonWallet(master, BOB);
 
@@ -362,9 +368,7 @@ class JettonPayoutsTest {
   @Test
   void shouldFollowOnInLaterRoundsWhatTheJettonWalletsHaveNotDoneYet() {
     long sub = 3015;
-    TonAddress master = jettonOf(JettonFlavor.STABLECOIN, sub);
-    devnet.mintJettons(master, BOB, BigInteger.ONE); // deploys the receiver's jetton wallet, then it is locked
-    assertThat(devnet.setJettonWalletStatus(master, BOB, 2).wallet().status()).isEqualTo(2);
+    TonAddress master = stablecoinBobCannotReceive(sub);
     TonAddress ours = jettonWallet(master, wallets.address(sub));
     TonAddress theirs = jettonWallet(master, BOB);
     devnet.delayBounces(2); // the receiver's bounce back reaches our jetton wallet two blocks after its refusal

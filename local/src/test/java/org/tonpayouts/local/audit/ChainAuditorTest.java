@@ -321,9 +321,7 @@ class ChainAuditorTest {
   @Test
   void shouldReportAJettonOwnerWhoseBalanceIsNotTheSumOfItsSettledTransfers() throws Exception {
     DevnetJetton usdt = jettonsMintedToThePayers();
-    JettonLanding delivered = payJetton(usdt, jettonTransfer("j1", A, wallets.recipient(0), usdt, 2_500_000), 1001,
-        "SETTLED");
-    settle(jettonSettlement(delivered, SettlementStatus.SETTLED, delivered.delivery()));
+    JettonLanding delivered = settledDelivery(usdt);
     usdt.mint(wallets.recipient(0), BigInteger.ONE);
 
     ChainAudit audit = auditJettons(usdt, List.of(delivered.transfer()), List.of());
@@ -342,9 +340,7 @@ class ChainAuditorTest {
   @Test
   void shouldReportAPayersJettonBalanceThatIsNotMintedLessItsSettledTransfers() throws Exception {
     DevnetJetton usdt = jettonsMintedToThePayers();
-    JettonLanding delivered = payJetton(usdt, jettonTransfer("j1", A, wallets.recipient(0), usdt, 2_500_000), 1001,
-        "SETTLED");
-    settle(jettonSettlement(delivered, SettlementStatus.SETTLED, delivered.delivery()));
+    JettonLanding delivered = settledDelivery(usdt);
     ExpectedTransfer unbooked = new ExpectedTransfer("nobody", "jetton", 0, B, FOREIGN_DESTINATION, 0L,
         "foreign jetton", usdt.amount(1_000_000));
     SignedTransfer foreign = send(B, usdt.order(wallets.address(B), unbooked, 2001));
@@ -376,6 +372,14 @@ class ChainAuditorTest {
       TonAddress destination, long amountNano) {
     return new ExpectedTransfer(requestId, transferId, transferIndex, subwallet, destination, amountNano,
         requestId + " " + transferId);
+  }
+
+  /** j1, 2.5 USDT from A to the first recipient: delivered on chain and SETTLED with the receiver's acceptance. */
+  private JettonLanding settledDelivery(DevnetJetton usdt) throws Exception {
+    JettonLanding delivered = payJetton(usdt, jettonTransfer("j1", A, wallets.recipient(0), usdt, 2_500_000), 1001,
+        "SETTLED");
+    settle(jettonSettlement(delivered, SettlementStatus.SETTLED, delivered.delivery()));
+    return delivered;
   }
 
   /**
