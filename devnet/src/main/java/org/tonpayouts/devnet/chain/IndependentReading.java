@@ -32,7 +32,7 @@ import org.tonpayouts.ton.cell.TonCell;
  * mode, destination, value, bounce flag, body and StateInit.
  *
  * <p>ton4j's cells cost a third of devnet's CPU when every cell went through them, so they read
- * only this: a handful of cells, once per message (about 0.2 ms): the BOCs already confirmed are
+ * only this: a handful of cells, once per message (about 0.1 ms): the BOCs already confirmed are
  * remembered, since clients re-send a pending message every block.
  */
 final class IndependentReading {

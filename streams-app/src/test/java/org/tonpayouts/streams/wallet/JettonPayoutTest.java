@@ -68,6 +68,13 @@ class JettonPayoutTest {
         new JettonAmount(master.toFriendly(true, false), BigInteger.valueOf(amount)), comment);
   }
 
+  /** Subwallet {@code id} funded with 10 TON and minted {@link #MINTED} jettons. */
+  private TonAddress payingWallet(long id) {
+    TonAddress wallet = h.fund(id, 10 * TON);
+    h.devnet.mintJettons(master, wallet, MINTED);
+    return wallet;
+  }
+
   private BigInteger jettonsOf(TonAddress owner) {
     return h.devnet.jettonWallet(master, owner).balance();
   }
@@ -76,8 +83,7 @@ class JettonPayoutTest {
   void shouldPayAJettonAndSettleOnlyOnTheReceiversAcceptance() throws Exception {
     start(WalletTxHarness.onRunningChain(getClass()));
     long id = FIRST_SUBWALLET + 600;
-    TonAddress wallet = h.fund(id, 10 * TON);
-    h.devnet.mintJettons(master, wallet, MINTED);
+    TonAddress wallet = payingWallet(id);
     TonAddress payee = recipient(600);
     PayoutRequest request = request("j-1", id, jetton("w-1", payee, 2_500_000, "order 77"));
     h.send(request);
@@ -141,8 +147,7 @@ class JettonPayoutTest {
   void shouldFailAJettonTheReceiverRefusedAndAbortTheRestOfItsRequest() throws Exception {
     start(WalletTxHarness.onRunningChain(getClass()));
     long id = FIRST_SUBWALLET + 620;
-    TonAddress wallet = h.fund(id, 10 * TON);
-    h.devnet.mintJettons(master, wallet, MINTED);
+    TonAddress wallet = payingWallet(id);
     TonAddress payee = recipient(620);
     h.devnet.mintJettons(master, payee, BigInteger.ONE);
     h.devnet.setJettonWalletStatus(master, payee, 2); // receiving locked: it bounces what it is sent
@@ -177,8 +182,7 @@ class JettonPayoutTest {
   void shouldKeepOneSeqnoAndOneQueryIdForEveryAttemptOfAJettonTransfer() throws Exception {
     start(new WalletTxHarness(getClass(), Map.of()));
     long id = FIRST_SUBWALLET + 630;
-    TonAddress wallet = h.fund(id, 10 * TON);
-    h.devnet.mintJettons(master, wallet, MINTED);
+    TonAddress wallet = payingWallet(id);
     TonAddress payee = recipient(630);
     PayoutRequest request = request("j-retry", id, jetton("w", payee, 7_000_000, "retry me"));
     h.send(request);
